@@ -1,0 +1,39 @@
+package analysis
+
+// Config selects what Analyze looks at and which consumer it emulates. The
+// zero value analyses every LaserScan topic against odom (or the root of the
+// scan frame's tree) as RViz would, with tf2's defaults.
+type Config struct {
+	// ScanTopics lists LaserScan topics; nil means every LaserScan topic.
+	ScanTopics []string
+	// TargetFrames; nil means odom when the tree has it, else the root of
+	// the scan frame's tree.
+	TargetFrames []string
+	// Consumer is a msgfilter preset name: "rviz" (default),
+	// "slam_toolbox" or "nav2".
+	Consumer string
+	// QueueSize, ToleranceS and CacheTimeS override the preset when >= 0;
+	// use -1 (or leave Set* false) to keep the preset.
+	QueueSize    int
+	SetQueueSize bool
+	ToleranceS   float64
+	SetTolerance bool
+	CacheTimeS   float64
+	SetCacheTime bool
+	// JumpMinForwardNS (>= 0, 0 = auto: 10× the median /clock tick, at
+	// least 1 s) and JumpMinBackwardNS (<= 0, 0 = any backward step) follow
+	// rcl_jump_threshold_t.
+	JumpMinForwardNS  int64
+	JumpMinBackwardNS int64
+	// RclpyBuffer emulates rclpy's buffer, which does not clear on a
+	// backward jump of /clock (geometry2#606); default is tf2_ros::Buffer,
+	// which does.
+	RclpyBuffer bool
+	// Progress, when set, is called now and then with bytes of storage read
+	// so far (for progress bars).
+	Progress func(done int64)
+}
+
+// ScanSink receives each (scan, target) row as soon as it is final. The row
+// is reused after the call returns.
+type ScanSink func(*ScanRow) error

@@ -1,0 +1,238 @@
+// Package analysis replays a bag's /tf, /tf_static and /clock through a tf2
+// buffer and reports, per LaserScan, the stamp difference to the transforms
+// it needs, its clock class and what tf2_ros::MessageFilter would have done,
+// plus clock jumps, time-zero scans, skew, the tf tree and a verdict.
+//
+// It takes opened bags (bagread) and decoded messages (cdr) in and gives
+// plain values out: no printing, no files of its own.
+package analysis
+
+// Class is the clock diagnosis of one (scan, target) pair.
+type Class string
+
+const (
+	SameClock          Class = "same_clock"
+	LaserOnSystemClock Class = "laser_on_system_clock"
+	TFOnSystemClock    Class = "tf_on_system_clock"
+	ZeroStamp          Class = "zero_stamp"
+	ClockSkew          Class = "clock_skew"
+	StaticOnly         Class = "static_only"
+	NoTransform        Class = "no_transform"
+)
+
+// ScanRow is one (scan, target frame) result. Rows are streamed to a sink
+// while the bag is read, never collected for the whole bag.
+type ScanRow struct {
+	Topic       string `json:"topic"`
+	ScanIndex   uint64 `json:"scan_index"`
+	LogTimeNS   int64  `json:"log_time_ns"`
+	StampNS     int64  `json:"stamp_ns"`
+	FrameID     string `json:"frame_id"`
+	TargetFrame string `json:"target_frame"`
+	// TFLatestNS is the latest stamp of the stalest dynamic link on the
+	// path (HasTF false: static-only or no path).
+	TFLatestNS int64   `json:"tf_latest_ns"`
+	HasTF      bool    `json:"has_tf"`
+	DiffS      float64 `json:"diff_s"`
+	Class      Class   `json:"class"`
+	// FilterOutcome / FilterReason: msgfilter outcome and tf2_ros reason.
+	FilterOutcome string `json:"filter_outcome"`
+	FilterReason  string `json:"filter_reason"`
+
+	PublishTimeNS  int64  `json:"publish_time_ns,omitempty"`
+	HasPublishTime bool   `json:"has_publish_time,omitempty"`
+	ClockNS        int64  `json:"clock_ns"` // /clock in force at record time
+	HasClock       bool   `json:"has_clock"`
+	StalestParent  string `json:"stalest_parent,omitempty"`
+	StalestChild   string `json:"stalest_child,omitempty"`
+	StalestTopic   string `json:"stalest_topic,omitempty"`
+	FilterWaitNS   int64  `json:"filter_wait_ns"`
+	FilterWaitTF   int    `json:"filter_wait_tf_messages"`
+	FilterLogLine  string `json:"filter_log_line,omitempty"`
+}
+
+// ClockJump is a discontinuity of /clock (or of a topic's stamps).
+type ClockJump struct {
+	Index     uint64 `json:"index"` // message index on the topic
+	LogTimeNS int64  `json:"log_time_ns"`
+	FromNS    int64  `json:"from_ns"`
+	ToNS      int64  `json:"to_ns"`
+	Kind      string `json:"kind"` // "backward" or "forward"
+	// Topic is "/clock" for clock jumps; for stamp jumps the topic, and
+	// Link "parent->child" for a tf link.
+	Topic string `json:"topic,omitempty"`
+	Link  string `json:"link,omitempty"`
+}
+
+// Stall is a stretch where /clock did not advance while record time did.
+type Stall struct {
+	StartLogNS int64 `json:"start_log_time_ns"`
+	EndLogNS   int64 `json:"end_log_time_ns"`
+	ClockNS    int64 `json:"clock_ns"`
+	Messages   int   `json:"messages"`
+}
+
+// ClockRate is /clock against record time.
+type ClockRate struct {
+	Messages        int     `json:"messages"`
+	FirstNS         int64   `json:"first_ns"`
+	LastNS          int64   `json:"last_ns"`
+	RealTimeFactor  float64 `json:"real_time_factor"`
+	MedianTickNS    int64   `json:"median_tick_ns"`
+	BeforeFirstScan bool    `json:"-"`
+}
+
+// ZeroStampSummary describes scans with header.stamp == 0.
+type ZeroStampSummary struct {
+	Count            int   `json:"count"`
+	BeforeFirstClock int   `json:"before_first_clock"`
+	FirstLogTimeNS   int64 `json:"first_log_time_ns"`
+	LastLogTimeNS    int64 `json:"last_log_time_ns"`
+	// Max and median cost: distance and rotation between the pose at the
+	// scan's record time and the latest pose tf2 pairs a stamp-0 scan with.
+	MaxDisplacementM    float64 `json:"max_displacement_m"`
+	MedianDisplacementM float64 `json:"median_displacement_m"`
+	MaxRotationDeg      float64 `json:"max_rotation_deg"`
+	MedianRotationDeg   float64 `json:"median_rotation_deg"`
+}
+
+// Skew is header stamp vs record time (and publish time) for one topic or
+// tf link.
+type Skew struct {
+	Topic string `json:"topic"`
+	Link  string `json:"link,omitempty"`
+	Count int    `json:"count"`
+	// Age = record time − header stamp, in seconds.
+	MedianS float64 `json:"median_s"`
+	P95S    float64 `json:"p95_s"`
+	MaxS    float64 `json:"max_s"`
+	MinS    float64 `json:"min_s"`
+	// PublishMedianS is publish time − header stamp when MCAP had it.
+	PublishMedianS float64 `json:"publish_median_s,omitempty"`
+	// Kind: "constant_offset" (clock skew), "jitter" (latency) or "ok".
+	Kind string `json:"kind"`
+}
+
+// TFLink is one edge of the tf tree as view_frames draws it.
+type TFLink struct {
+	Parent   string  `json:"parent"`
+	Child    string  `json:"child"`
+	Topic    string  `json:"topic"`
+	Static   bool    `json:"static"`
+	Count    int     `json:"count"`
+	RateHz   float64 `json:"rate_hz"`
+	OldestNS int64   `json:"oldest_ns"`
+	NewestNS int64   `json:"newest_ns"`
+	// DelayS is the median record time − stamp.
+	DelayS float64 `json:"delay_s"`
+}
+
+// RosoutLine is a recorded /rosout line that matters here.
+type RosoutLine struct {
+	Index     uint64 `json:"index"`
+	LogTimeNS int64  `json:"log_time_ns"`
+	StampNS   int64  `json:"stamp_ns"`
+	Node      string `json:"node"`
+	Level     uint8  `json:"level"`
+	Kind      string `json:"kind"` // "filter_drop" or "jump_back"
+	Text      string `json:"text"`
+	// Matched is true when bagclock predicted the same drop (same frame
+	// and stamp text).
+	Matched bool `json:"matched"`
+}
+
+// Skipped counts messages that could not be read or decoded on one topic.
+type Skipped struct {
+	Topic      string `json:"topic"`
+	Count      int    `json:"count"`
+	FirstError string `json:"first_error"`
+}
+
+// Point is one sample of a downsampled series for plots.
+type Point struct {
+	X float64 `json:"x"` // record time, seconds since bag start
+	Y float64 `json:"y"`
+}
+
+// OutcomePoint is one downsampled filter decision for plots.
+type OutcomePoint struct {
+	X       float64 `json:"x"`
+	Outcome string  `json:"outcome"`
+	Count   int     `json:"count"`
+}
+
+// Series holds bounded, downsampled data for the HTML plots.
+type Series struct {
+	// Diff is diff_s per (topic → target) over record time.
+	Diff map[string][]Point `json:"diff"`
+	// Clock is /clock seconds over record time.
+	Clock []Point `json:"clock"`
+	// Outcomes is filter outcomes over record time (bucketed counts).
+	Outcomes []OutcomePoint `json:"outcomes"`
+}
+
+// Summary is the headline of a report.
+type Summary struct {
+	Verdict        string         `json:"verdict"`
+	Scans          int            `json:"scans"`
+	Rows           int            `json:"rows"`
+	Classes        map[string]int `json:"classes"`
+	Filter         map[string]int `json:"filter"`
+	ZeroStampScans int            `json:"zero_stamp_scans"`
+	ClockJumps     []ClockJump    `json:"clock_jumps"`
+	Skipped        int            `json:"skipped_messages"`
+	// Findings are the --fail-on categories found: "drop",
+	// "clock-mismatch", "jump", "zero-stamp", "skew".
+	Findings []string `json:"findings"`
+}
+
+// Verdict is the one-sentence diagnosis, its evidence and the commands that
+// confirm it on the robot.
+type Verdict struct {
+	Sentence string   `json:"sentence"`
+	Evidence []string `json:"evidence"`
+	Commands []string `json:"commands"`
+}
+
+// BagSummary describes the analysed bag.
+type BagSummary struct {
+	Path                  string   `json:"path"`
+	Storage               string   `json:"storage"`
+	Files                 []string `json:"files"`
+	SizeBytes             int64    `json:"size_bytes"`
+	Messages              uint64   `json:"messages"`
+	StartNS               int64    `json:"start_ns"`
+	EndNS                 int64    `json:"end_ns"`
+	MetadataReconstructed bool     `json:"metadata_reconstructed"`
+	Problems              []string `json:"problems,omitempty"`
+}
+
+// Settings echoes the effective configuration.
+type Settings struct {
+	Consumer     string   `json:"consumer"`
+	QueueSize    int      `json:"queue_size"`
+	ToleranceS   float64  `json:"tolerance_s"`
+	CacheTimeS   float64  `json:"cache_time_s"`
+	ScanTopics   []string `json:"scan_topics"`
+	TargetFrames []string `json:"target_frames"`
+	SimTimeClear bool     `json:"sim_time_clear"`
+}
+
+// Report is everything analyze found except the per-scan rows, which go to
+// the sink as they are produced. Its size is bounded whatever the bag length.
+type Report struct {
+	Bag        BagSummary       `json:"bag"`
+	Settings   Settings         `json:"settings"`
+	Summary    Summary          `json:"summary"`
+	Verdict    Verdict          `json:"verdict"`
+	ClockJumps []ClockJump      `json:"clock_jumps"`
+	StampJumps []ClockJump      `json:"stamp_jumps"`
+	Stalls     []Stall          `json:"stalls"`
+	ClockRate  *ClockRate       `json:"clock_rate,omitempty"`
+	ZeroStamp  ZeroStampSummary `json:"zero_stamp"`
+	Skew       []Skew           `json:"skew"`
+	TFTree     []TFLink         `json:"tf_tree"`
+	Rosout     []RosoutLine     `json:"rosout"`
+	Skipped    []Skipped        `json:"skipped"`
+	Series     Series           `json:"series"`
+}

@@ -1,0 +1,169 @@
+// Package bagread opens rosbag2 recordings (sqlite3 and MCAP storage, split,
+// compressed, crashed or cut off) and streams their raw messages.
+//
+// It never modifies the user's files and imports no other bagclock package.
+package bagread
+
+import "errors"
+
+// Storage identifiers as rosbag2 writes them in metadata.yaml.
+const (
+	StorageSQLite3 = "sqlite3"
+	StorageMCAP    = "mcap"
+)
+
+// Options controls how a bag is opened. The zero value is ready to use.
+type Options struct {
+	// TempDir is where private copies (WAL bags) and decompressed
+	// FILE-mode db3 files go; "" means os.TempDir(). Everything written
+	// there is removed by Bag.Close.
+	TempDir string
+}
+
+// Bag is an opened recording: its files, topics and how it was recovered.
+// Metadata needs no further I/O; messages stream from Messages.
+type Bag struct {
+	// Path is the path the bag was opened from (directory or file).
+	Path string
+	// Storage is StorageSQLite3 or StorageMCAP.
+	Storage string
+	// Files are the storage files in timeline order (split index order).
+	Files []File
+	// Topics lists every topic found, with counts taken from the storage
+	// itself (not from metadata.yaml).
+	Topics []Topic
+	// Metadata is the parsed metadata.yaml, or nil when it was missing or
+	// unparsable.
+	Metadata *Metadata
+	// MetadataReconstructed is true when metadata.yaml was missing or
+	// unusable and files and topics were rebuilt from the storage.
+	MetadataReconstructed bool
+	// MetadataProblem says why metadata was reconstructed ("" otherwise).
+	MetadataProblem string
+	// CompressionFormat ("" or "zstd") and CompressionMode ("", "FILE",
+	// "MESSAGE") as found in metadata or detected from the files.
+	CompressionFormat string
+	CompressionMode   string
+	// MessageCount is the number of messages in storage, StartNS/EndNS the
+	// record-time range (0, 0 for an empty bag).
+	MessageCount uint64
+	StartNS      int64
+	EndNS        int64
+}
+
+// File is one storage file of a bag.
+type File struct {
+	Path        string // as on disk (absolute or relative to cwd)
+	Size        int64  // bytes on disk
+	Storage     string // StorageSQLite3 or StorageMCAP
+	Compression string // "" or "zstd" for FILE-mode compressed files
+	// MessageCount, StartNS, EndNS as read from this file's storage.
+	MessageCount uint64
+	StartNS      int64
+	EndNS        int64
+	// Recovery says how much of a damaged file could be read; nil when
+	// the file was intact.
+	Recovery *Recovery
+	// Library and Profile of an MCAP file's Header record.
+	Library, Profile string
+}
+
+// Recovery describes a damaged file that was read as far as possible.
+type Recovery struct {
+	// Reason is a human-readable cause, e.g. "MCAP truncated at byte 1234:
+	// record of 5678 bytes runs past end of file".
+	Reason string
+	// Offset is the byte offset where reading stopped.
+	Offset int64
+	// Recovered is the number of complete messages read before it.
+	Recovered uint64
+	// WALMessages counts messages found only in a leftover -wal file.
+	WALMessages uint64
+}
+
+// Topic is one topic (MCAP channel / sqlite topics row), merged across files.
+type Topic struct {
+	Name                string
+	Type                string // e.g. "sensor_msgs/msg/LaserScan"
+	SerializationFormat string // "cdr"
+	// OfferedQoS is the raw offered_qos_profiles text; QoS its parsed form.
+	OfferedQoS          string
+	QoS                 []QoSProfile
+	TypeDescriptionHash string
+	// MessageCount counts messages found in storage; MetadataCount is what
+	// metadata.yaml claims (-1 when unknown).
+	MessageCount  uint64
+	MetadataCount int64
+}
+
+// QoSProfile is one offered QoS profile, policy names normalised to rmw's
+// strings ("keep_last", "reliable", ...).
+type QoSProfile struct {
+	History     string
+	Depth       int
+	Reliability string
+	Durability  string
+	Liveliness  string
+}
+
+// Metadata is the subset of metadata.yaml bagclock uses (all fields
+// optional; missing ones are zero).
+type Metadata struct {
+	Version           int
+	StorageIdentifier string
+	DurationNS        int64
+	StartingTimeNS    int64
+	MessageCount      uint64
+	RelativeFilePaths []string
+	CompressionFormat string
+	CompressionMode   string
+	ROSDistro         string
+}
+
+// Order selects the order in which Messages yields messages.
+type Order int
+
+const (
+	// RecordOrder is the order the recorder wrote: sqlite rowid, MCAP file
+	// order, files in split order. Needed to see clock jumps as recorded.
+	RecordOrder Order = iota
+	// TimeOrder is ascending record time (sqlite timestamp, MCAP log_time),
+	// ties by record order, merged across split files.
+	TimeOrder
+)
+
+// ReadOptions selects what Messages yields.
+type ReadOptions struct {
+	// Topics restricts the read to these topic names; nil means all. The
+	// filter is pushed down to storage (SQL WHERE / MCAP channel filter).
+	Topics []string
+	Order  Order
+}
+
+// Message is one raw message. Data aliases an internal buffer and is valid
+// only until the next call to Iterator.Next.
+type Message struct {
+	Topic string
+	Type  string
+	// LogTimeNS is the record time: sqlite messages.timestamp / MCAP log_time.
+	LogTimeNS int64
+	// PublishTimeNS is MCAP publish_time when HasPublishTime is true.
+	PublishTimeNS  int64
+	HasPublishTime bool
+	// FileIndex indexes Bag.Files; Position is the sqlite rowid or the MCAP
+	// byte offset of the record (of its chunk for chunked files).
+	FileIndex int
+	Position  int64
+	// Index counts messages yielded so far on this topic (0-based), so
+	// errors can name "topic /scan, message 17".
+	Index uint64
+	// Data is the CDR payload, MESSAGE-mode zstd already undone.
+	Data []byte
+	// Err is non-nil when this message could not be recovered (e.g. a
+	// corrupt MESSAGE-mode zstd frame); Data is then nil. Consumers count it
+	// as skipped and go on.
+	Err error
+}
+
+// ErrNotImplemented is returned by the placeholder implementation.
+var ErrNotImplemented = errors.New("bagread: not implemented")

@@ -1,0 +1,82 @@
+// Package cdr decodes and encodes the few ROS 2 message types bagclock needs
+// (LaserScan, TFMessage, Clock, rcl_interfaces/Log and their parts) from
+// XCDR1 bytes as rmw writes them, by hand. It imports no other bagclock
+// package and never panics on bad input.
+package cdr
+
+// Time is builtin_interfaces/msg/Time.
+type Time struct {
+	Sec     int32
+	Nanosec uint32
+}
+
+// Nanoseconds returns sec·1e9 + nanosec as int64 (no range checks, like tf2).
+func (t Time) Nanoseconds() int64 { return int64(t.Sec)*1_000_000_000 + int64(t.Nanosec) }
+
+// Header is std_msgs/msg/Header (ROS 2: no seq).
+type Header struct {
+	Stamp   Time
+	FrameID string
+}
+
+// LaserScan is sensor_msgs/msg/LaserScan.
+type LaserScan struct {
+	Header         Header
+	AngleMin       float32
+	AngleMax       float32
+	AngleIncrement float32
+	TimeIncrement  float32
+	ScanTime       float32
+	RangeMin       float32
+	RangeMax       float32
+	Ranges         []float32
+	Intensities    []float32
+}
+
+// Vector3 is geometry_msgs/msg/Vector3.
+type Vector3 struct{ X, Y, Z float64 }
+
+// Quaternion is geometry_msgs/msg/Quaternion (x, y, z, w order on the wire).
+type Quaternion struct{ X, Y, Z, W float64 }
+
+// Transform is geometry_msgs/msg/Transform.
+type Transform struct {
+	Translation Vector3
+	Rotation    Quaternion
+}
+
+// TransformStamped is geometry_msgs/msg/TransformStamped.
+type TransformStamped struct {
+	Header       Header
+	ChildFrameID string
+	Transform    Transform
+}
+
+// TFMessage is tf2_msgs/msg/TFMessage.
+type TFMessage struct {
+	Transforms []TransformStamped
+}
+
+// Clock is rosgraph_msgs/msg/Clock.
+type Clock struct {
+	Clock Time
+}
+
+// Log is rcl_interfaces/msg/Log (what /rosout carries).
+type Log struct {
+	Stamp    Time
+	Level    uint8
+	Name     string
+	Msg      string
+	File     string
+	Function string
+	Line     uint32
+}
+
+// ROS type names of the decoded types, as they appear in bags.
+const (
+	TypeLaserScan = "sensor_msgs/msg/LaserScan"
+	TypeTFMessage = "tf2_msgs/msg/TFMessage"
+	TypeClock     = "rosgraph_msgs/msg/Clock"
+	TypeLog       = "rcl_interfaces/msg/Log"
+)
