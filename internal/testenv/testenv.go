@@ -1,0 +1,96 @@
+// Package testenv finds the shared reference material (../shared beside the
+// repository, or $BAGCLOCK_SHARED) for tests, and makes private copies of
+// bags that must not be opened in place.
+package testenv
+
+import (
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// RepoRoot returns the directory holding go.mod, found by walking up from
+// the working directory (a test runs in its package directory).
+func RepoRoot(tb testing.TB) string {
+	tb.Helper()
+	dir, err := os.Getwd()
+	if err != nil {
+		tb.Fatalf("testenv: %v", err)
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return dir
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			tb.Fatalf("testenv: no go.mod above the working directory")
+		}
+		dir = parent
+	}
+}
+
+// SharedDir returns the shared reference directory, or skips the test with
+// a clear message when it is absent.
+func SharedDir(tb testing.TB) string {
+	tb.Helper()
+	dir := os.Getenv("BAGCLOCK_SHARED")
+	if dir == "" {
+		dir = filepath.Join(RepoRoot(tb), "..", "shared")
+	}
+	if _, err := os.Stat(filepath.Join(dir, "bags")); err != nil {
+		tb.Skipf("shared reference material not found at %s (set BAGCLOCK_SHARED): %v", dir, err)
+	}
+	return dir
+}
+
+// SharedBag returns the path of ../shared/bags/<name>, skipping when absent.
+func SharedBag(tb testing.TB, name string) string {
+	tb.Helper()
+	p := filepath.Join(SharedDir(tb), "bags", name)
+	if _, err := os.Stat(p); err != nil {
+		tb.Skipf("shared bag %s not found: %v", name, err)
+	}
+	return p
+}
+
+// CopyTree copies src (a file or directory) into a fresh temporary
+// directory and returns the copy's path. Use it for bags that SQLite would
+// touch (WAL bags) and for anything a test damages.
+func CopyTree(tb testing.TB, src string) string {
+	tb.Helper()
+	dst := filepath.Join(tb.TempDir(), filepath.Base(src))
+	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		target := filepath.Join(dst, rel)
+		if d.IsDir() {
+			return os.MkdirAll(target, 0o755)
+		}
+		return copyFile(p, target)
+	})
+	if err != nil {
+		tb.Fatalf("testenv: copy %s: %v", src, err)
+	}
+	return dst
+}
+
+func copyFile(src, dst string) error {
+	in, err := os.Open(src)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	out, err := os.OpenFile(dst, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o644)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		out.Close()
+		return err
+	}
+	return out.Close()
+}
