@@ -1,0 +1,133 @@
+// Command bagclock finds clock and transform-timing faults in ROS 2 bags.
+//
+// Subcommands register themselves in init functions (one file each); main
+// only dispatches and owns the single os.Exit.
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strings"
+
+	"github.com/spf13/pflag"
+)
+
+// version is set at build time with -ldflags "-X main.version=...".
+var version = "0.1.0-dev"
+
+// Exit codes, documented in README.md.
+const (
+	exitOK       = 0 // ran, and nothing named by --fail-on was found
+	exitFindings = 1 // ran, and --fail-on findings were found
+	exitUsage    = 2 // bad flags or arguments
+	exitFailure  = 3 // could not do the job (unreadable bag, I/O error)
+)
+
+// command is one subcommand.
+type command struct {
+	name  string
+	usage string // e.g. "info [--json] BAG"
+	short string // one line for the command list
+	long  string // paragraphs for --help
+	// setup registers flags on fs and returns the function that runs the
+	// command with the remaining arguments.
+	setup func(fs *pflag.FlagSet) func(env *env, args []string) int
+}
+
+// env carries the process's streams so commands can be tested with buffers.
+type env struct {
+	stdout, stderr io.Writer
+	stdin          io.Reader
+	// isTerminal reports whether stderr is a terminal (progress bars).
+	isTerminal bool
+}
+
+var commands = map[string]*command{}
+
+func register(c *command) { commands[c.name] = c }
+
+func main() {
+	e := &env{stdout: os.Stdout, stderr: os.Stderr, stdin: os.Stdin, isTerminal: stderrIsTerminal()}
+	os.Exit(run(os.Args[1:], e))
+}
+
+func stderrIsTerminal() bool {
+	fi, err := os.Stderr.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}
+
+func run(args []string, e *env) int {
+	if len(args) == 0 {
+		usage(e.stderr)
+		return exitUsage
+	}
+	switch args[0] {
+	case "-h", "--help", "help":
+		if len(args) > 1 {
+			if c, ok := commands[args[1]]; ok {
+				fs := newFlagSet(c, e)
+				c.setup(fs)
+				fs.Usage()
+				return exitOK
+			}
+		}
+		usage(e.stdout)
+		return exitOK
+	case "--version", "version":
+		fmt.Fprintf(e.stdout, "bagclock %s\n", version)
+		return exitOK
+	}
+	c, ok := commands[args[0]]
+	if !ok {
+		fmt.Fprintf(e.stderr, "bagclock: unknown command %q\n\n", args[0])
+		usage(e.stderr)
+		return exitUsage
+	}
+	fs := newFlagSet(c, e)
+	runFn := c.setup(fs)
+	if err := fs.Parse(args[1:]); err != nil {
+		if err == pflag.ErrHelp {
+			return exitOK
+		}
+		fmt.Fprintf(e.stderr, "bagclock %s: %v\nRun 'bagclock %s --help' for usage.\n", c.name, err, c.name)
+		return exitUsage
+	}
+	return runFn(e, fs.Args())
+}
+
+func newFlagSet(c *command, e *env) *pflag.FlagSet {
+	fs := pflag.NewFlagSet(c.name, pflag.ContinueOnError)
+	fs.SetOutput(e.stderr)
+	fs.SortFlags = false
+	fs.Usage = func() {
+		w := e.stdout
+		fmt.Fprintf(w, "Usage: bagclock %s\n\n%s\n", c.usage, strings.TrimSpace(c.long))
+		if fs.HasFlags() {
+			fmt.Fprintf(w, "\nFlags:\n%s", fs.FlagUsages())
+		}
+	}
+	return fs
+}
+
+func usage(w io.Writer) {
+	fmt.Fprintf(w, `bagclock finds clock and transform-timing faults in ROS 2 bags (rosbag2).
+
+Usage: bagclock <command> [flags] [arguments]
+
+Commands:
+`)
+	names := make([]string, 0, len(commands))
+	for n := range commands {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		fmt.Fprintf(w, "  %-10s %s\n", n, commands[n].short)
+	}
+	fmt.Fprintf(w, `
+Run 'bagclock <command> --help' for a command's flags and examples.
+Exit codes: 0 ok, 1 findings named by --fail-on, 2 usage error, 3 failure.
+`)
+}
