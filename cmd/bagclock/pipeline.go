@@ -1,0 +1,39 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/bagclock/bagclock/analysis"
+	"github.com/bagclock/bagclock/bagread"
+)
+
+// analyzeBag opens the bag at path, replays it through the analysis and
+// hands every (scan, target) row to each sink. It is the one pipeline
+// shared by `analyze` and `scan`.
+func analyzeBag(path string, cfg analysis.Config, sinks ...analysis.ScanSink) (*analysis.Report, error) {
+	bag, err := bagread.Open(path, bagread.Options{})
+	if err != nil {
+		return nil, err
+	}
+	defer bag.Close()
+	var sink analysis.ScanSink
+	switch len(sinks) {
+	case 0:
+	case 1:
+		sink = sinks[0]
+	default:
+		sink = func(r *analysis.ScanRow) error {
+			for _, s := range sinks {
+				if err := s(r); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}
+	rep, err := analysis.Analyze(bag, cfg, sink)
+	if err != nil {
+		return rep, fmt.Errorf("analyze %s: %w", path, err)
+	}
+	return rep, nil
+}
