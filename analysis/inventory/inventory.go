@@ -1,0 +1,246 @@
+// Package inventory summarises what a bag holds, for `bagclock info`: the
+// storage facts bagread knows, plus what only decoding tells — header-stamp
+// ranges beside record-time ranges, the /clock range, rates and the number
+// of undecodable messages per topic.
+package inventory
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/bagclock/bagclock/bagread"
+	"github.com/bagclock/bagclock/cdr"
+)
+
+// Range is a closed interval of nanoseconds; Valid is false when empty.
+type Range struct {
+	MinNS int64 `json:"min_ns"`
+	MaxNS int64 `json:"max_ns"`
+	Valid bool  `json:"valid"`
+}
+
+func (r *Range) add(v int64) {
+	if !r.Valid {
+		r.MinNS, r.MaxNS, r.Valid = v, v, true
+		return
+	}
+	r.MinNS = min(r.MinNS, v)
+	r.MaxNS = max(r.MaxNS, v)
+}
+
+// Topic is one topic's inventory.
+type Topic struct {
+	Name                string               `json:"name"`
+	Type                string               `json:"type"`
+	SerializationFormat string               `json:"serialization_format"`
+	Count               uint64               `json:"count"`
+	MetadataCount       int64                `json:"metadata_count"`
+	QoS                 []bagread.QoSProfile `json:"qos,omitempty"`
+	OfferedQoS          string               `json:"offered_qos_profiles,omitempty"`
+	// Decoded is true for the types bagclock decodes (LaserScan,
+	// TFMessage, Clock); only those have the fields below filled.
+	Decoded bool `json:"decoded"`
+	// RecordTime is the record-time range of the decoded messages;
+	// HeaderStamp the header-stamp range (per transform for TFMessage,
+	// the clock value for Clock).
+	RecordTime  Range `json:"record_time"`
+	HeaderStamp Range `json:"header_stamp"`
+	ZeroStamps  int   `json:"zero_stamps"`
+	// RateHz is messages per second of record time (decoded topics), or
+	// count over the bag's duration for the others (RateApprox true).
+	RateHz     float64 `json:"rate_hz"`
+	RateApprox bool    `json:"rate_approx,omitempty"`
+	// Undecodable counts messages that could not be read or decoded, with
+	// the first error's text.
+	Undecodable int    `json:"undecodable"`
+	FirstError  string `json:"first_error,omitempty"`
+	// Frames lists frame ids seen (scan frames, or parent->child links).
+	Frames []string `json:"frames,omitempty"`
+}
+
+// Report is the whole inventory.
+type Report struct {
+	Path                  string   `json:"path"`
+	Storage               string   `json:"storage"`
+	Files                 []File   `json:"files"`
+	SizeBytes             int64    `json:"size_bytes"`
+	Messages              uint64   `json:"messages"`
+	StartNS               int64    `json:"start_ns"`
+	EndNS                 int64    `json:"end_ns"`
+	DurationNS            int64    `json:"duration_ns"`
+	CompressionFormat     string   `json:"compression_format,omitempty"`
+	CompressionMode       string   `json:"compression_mode,omitempty"`
+	MetadataVersion       int      `json:"metadata_version,omitempty"`
+	ROSDistro             string   `json:"ros_distro,omitempty"`
+	MetadataReconstructed bool     `json:"metadata_reconstructed"`
+	MetadataProblem       string   `json:"metadata_problem,omitempty"`
+	Recovery              []string `json:"recovery,omitempty"`
+	Clock                 Range    `json:"clock"`
+	Topics                []Topic  `json:"topics"`
+	Undecodable           int      `json:"undecodable"`
+}
+
+// File is one storage file.
+type File struct {
+	Path         string `json:"path"`
+	Size         int64  `json:"size"`
+	Storage      string `json:"storage"`
+	Compression  string `json:"compression,omitempty"`
+	MessageCount uint64 `json:"message_count"`
+	Recovery     string `json:"recovery,omitempty"`
+}
+
+// decodedTypes are the types whose stamps info reads.
+var decodedTypes = map[string]bool{cdr.TypeLaserScan: true, cdr.TypeTFMessage: true, cdr.TypeClock: true}
+
+// maxFrames bounds the frame list per topic.
+const maxFrames = 64
+
+// Build reads the decoded topics of bag once (topic selection pushed down
+// to storage) and returns the inventory.
+func Build(bag *bagread.Bag) (*Report, error) {
+	rep := &Report{
+		Path:                  bag.Path,
+		Storage:               bag.Storage,
+		Messages:              bag.MessageCount,
+		StartNS:               bag.StartNS,
+		EndNS:                 bag.EndNS,
+		DurationNS:            bag.EndNS - bag.StartNS,
+		CompressionFormat:     bag.CompressionFormat,
+		CompressionMode:       bag.CompressionMode,
+		MetadataReconstructed: bag.MetadataReconstructed,
+		MetadataProblem:       bag.MetadataProblem,
+	}
+	if bag.Metadata != nil {
+		rep.MetadataVersion = bag.Metadata.Version
+		rep.ROSDistro = bag.Metadata.ROSDistro
+	}
+	for _, f := range bag.Files {
+		file := File{Path: f.Path, Size: f.Size, Storage: f.Storage, Compression: f.Compression, MessageCount: f.MessageCount}
+		if f.Recovery != nil {
+			file.Recovery = f.Recovery.Reason
+			rep.Recovery = append(rep.Recovery, fmt.Sprintf("%s: %s", f.Path, f.Recovery.Reason))
+		}
+		rep.SizeBytes += f.Size
+		rep.Files = append(rep.Files, file)
+	}
+
+	index := map[string]*Topic{}
+	frames := map[string]map[string]bool{}
+	var selected []string
+	for _, t := range bag.Topics {
+		top := Topic{
+			Name: t.Name, Type: t.Type, SerializationFormat: t.SerializationFormat,
+			Count: t.MessageCount, MetadataCount: t.MetadataCount, QoS: t.QoS, OfferedQoS: t.OfferedQoS,
+			Decoded: decodedTypes[t.Type],
+		}
+		rep.Topics = append(rep.Topics, top)
+		if top.Decoded {
+			selected = append(selected, t.Name)
+		}
+	}
+	for i := range rep.Topics {
+		index[rep.Topics[i].Name] = &rep.Topics[i]
+	}
+
+	if len(selected) > 0 {
+		it := bag.Messages(bagread.ReadOptions{Topics: selected, Order: bagread.RecordOrder})
+		for it.Next() {
+			m := it.Message()
+			top := index[m.Topic]
+			if top == nil {
+				continue
+			}
+			if m.Err != nil {
+				top.fail(m.Err)
+				continue
+			}
+			if err := top.observe(m, frames, &rep.Clock); err != nil {
+				top.fail(fmt.Errorf("%s: topic %s message %d: %w", bag.Files[m.FileIndex].Path, m.Topic, m.Index, err))
+			}
+		}
+		err := it.Err()
+		for _, p := range it.Problems() {
+			rep.Recovery = append(rep.Recovery, fmt.Sprintf("%s: stopped at byte %d after %d messages: %v", p.File, p.Offset, p.Recovered, p.Err))
+		}
+		it.Close()
+		if err != nil {
+			return rep, fmt.Errorf("read %s: %w", bag.Path, err)
+		}
+	}
+
+	durS := float64(rep.DurationNS) / 1e9
+	for i := range rep.Topics {
+		top := &rep.Topics[i]
+		rep.Undecodable += top.Undecodable
+		if top.Decoded && top.RecordTime.Valid && top.RecordTime.MaxNS > top.RecordTime.MinNS && top.Count > 1 {
+			top.RateHz = float64(top.Count-1) / (float64(top.RecordTime.MaxNS-top.RecordTime.MinNS) / 1e9)
+		} else if durS > 0 && top.Count > 1 {
+			top.RateHz = float64(top.Count) / durS
+			top.RateApprox = true
+		}
+		if fs := frames[top.Name]; len(fs) > 0 {
+			for f := range fs {
+				top.Frames = append(top.Frames, f)
+			}
+			sort.Strings(top.Frames)
+		}
+	}
+	return rep, nil
+}
+
+func (t *Topic) fail(err error) {
+	t.Undecodable++
+	if t.FirstError == "" {
+		t.FirstError = err.Error()
+	}
+}
+
+func (t *Topic) stamp(ns int64) {
+	t.HeaderStamp.add(ns)
+	if ns == 0 {
+		t.ZeroStamps++
+	}
+}
+
+func (t *Topic) frame(frames map[string]map[string]bool, name string) {
+	fs := frames[t.Name]
+	if fs == nil {
+		fs = map[string]bool{}
+		frames[t.Name] = fs
+	}
+	if len(fs) < maxFrames {
+		fs[name] = true
+	}
+}
+
+func (t *Topic) observe(m *bagread.Message, frames map[string]map[string]bool, clock *Range) error {
+	switch t.Type {
+	case cdr.TypeLaserScan:
+		h, err := cdr.DecodeLaserScanHeader(m.Data)
+		if err != nil {
+			return err
+		}
+		t.stamp(h.Header.Stamp.Nanoseconds())
+		t.frame(frames, h.Header.FrameID)
+	case cdr.TypeTFMessage:
+		msg, err := cdr.DecodeTFMessage(m.Data)
+		if err != nil {
+			return err
+		}
+		for _, tr := range msg.Transforms {
+			t.stamp(tr.Header.Stamp.Nanoseconds())
+			t.frame(frames, tr.Header.FrameID+"->"+tr.ChildFrameID)
+		}
+	case cdr.TypeClock:
+		c, err := cdr.DecodeClock(m.Data)
+		if err != nil {
+			return err
+		}
+		ns := c.Clock.Nanoseconds()
+		t.stamp(ns)
+		clock.add(ns)
+	}
+	t.RecordTime.add(m.LogTimeNS)
+	return nil
+}
