@@ -1,0 +1,114 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/bagclock/bagclock/analysis"
+	"github.com/spf13/pflag"
+)
+
+// analysisFlagValues holds the flags shared by analyze and scan.
+type analysisFlagValues struct {
+	fs           *pflag.FlagSet
+	scanTopics   []string
+	targetFrames []string
+	consumer     string
+	queueSize    int
+	tolerance    float64
+	cacheTime    float64
+	jumpForward  float64
+	jumpBackward float64
+	rclpyBuffer  bool
+	failOn       []string
+}
+
+// failOnKinds are the finding categories --fail-on accepts.
+var failOnKinds = []string{"drop", "clock-mismatch", "jump", "zero-stamp", "skew"}
+
+// analysisFlags registers the analysis flags on fs.
+func analysisFlags(fs *pflag.FlagSet) *analysisFlagValues {
+	v := &analysisFlagValues{fs: fs}
+	fs.StringArrayVar(&v.scanTopics, "scan-topic", nil, "LaserScan topic to analyse (repeatable; default: every LaserScan topic)")
+	fs.StringArrayVar(&v.targetFrames, "target-frame", nil, "target frame of the emulated consumer (repeatable; default: odom if the tree has it, else the root of the scan frame's tree)")
+	fs.StringVar(&v.consumer, "consumer", "rviz", "consumer whose tf2_ros::MessageFilter is emulated: rviz, slam_toolbox or nav2")
+	fs.IntVar(&v.queueSize, "queue-size", 0, "MessageFilter queue size (overrides the consumer preset; 0 = unbounded)")
+	fs.Float64Var(&v.tolerance, "tolerance", 0, "MessageFilter tolerance in seconds (overrides the preset)")
+	fs.Float64Var(&v.cacheTime, "cache-time", 10, "tf buffer cache length in seconds (overrides the preset)")
+	fs.Float64Var(&v.jumpForward, "jump-min-forward", 0, "report /clock forward jumps of at least this many seconds (0 = auto: 10x the median tick, at least 1 s)")
+	fs.Float64Var(&v.jumpBackward, "jump-min-backward", 0, "report /clock backward jumps of at least this many seconds (0 = any backward step, as tf2_ros::Buffer reacts)")
+	fs.BoolVar(&v.rclpyBuffer, "rclpy-buffer", false, "emulate rclpy's tf buffer, which does not clear on a backward /clock jump (geometry2#606)")
+	fs.StringSliceVar(&v.failOn, "fail-on", nil, "exit 1 when any of these were found: "+strings.Join(failOnKinds, ","))
+	return v
+}
+
+// config turns the flags into an analysis.Config, rejecting bad values.
+func (v *analysisFlagValues) config() (analysis.Config, error) {
+	cfg := analysis.Config{
+		ScanTopics:   v.scanTopics,
+		TargetFrames: v.targetFrames,
+		Consumer:     v.consumer,
+		RclpyBuffer:  v.rclpyBuffer,
+	}
+	switch v.consumer {
+	case "rviz", "slam_toolbox", "nav2":
+	default:
+		return cfg, fmt.Errorf("--consumer %q: want rviz, slam_toolbox or nav2", v.consumer)
+	}
+	if v.fs.Changed("queue-size") {
+		if v.queueSize < 0 {
+			return cfg, fmt.Errorf("--queue-size %d: must be >= 0", v.queueSize)
+		}
+		cfg.QueueSize, cfg.SetQueueSize = v.queueSize, true
+	}
+	if v.fs.Changed("tolerance") {
+		if v.tolerance < 0 {
+			return cfg, fmt.Errorf("--tolerance %g: must be >= 0", v.tolerance)
+		}
+		cfg.ToleranceS, cfg.SetTolerance = v.tolerance, true
+	}
+	if v.fs.Changed("cache-time") {
+		if v.cacheTime <= 0 {
+			return cfg, fmt.Errorf("--cache-time %g: must be > 0", v.cacheTime)
+		}
+		cfg.CacheTimeS, cfg.SetCacheTime = v.cacheTime, true
+	}
+	if v.jumpForward < 0 {
+		return cfg, fmt.Errorf("--jump-min-forward %g: must be >= 0", v.jumpForward)
+	}
+	cfg.JumpMinForwardNS = int64(v.jumpForward * 1e9)
+	// Accept either sign for the backward threshold; rcl wants it <= 0.
+	b := v.jumpBackward
+	if b > 0 {
+		b = -b
+	}
+	cfg.JumpMinBackwardNS = int64(b * 1e9)
+	for _, k := range v.failOn {
+		if !contains(failOnKinds, k) {
+			return cfg, fmt.Errorf("--fail-on %q: want some of %s", k, strings.Join(failOnKinds, ","))
+		}
+	}
+	return cfg, nil
+}
+
+// findingsMatch reports whether the report found anything named in failOn.
+func findingsMatch(rep *analysis.Report, failOn []string) bool {
+	if rep == nil {
+		return false
+	}
+	for _, f := range rep.Summary.Findings {
+		if contains(failOn, f) {
+			return true
+		}
+	}
+	return false
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
