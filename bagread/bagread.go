@@ -4,8 +4,6 @@
 // It never modifies the user's files and imports no other bagclock package.
 package bagread
 
-import "errors"
-
 // Storage identifiers as rosbag2 writes them in metadata.yaml.
 const (
 	StorageSQLite3 = "sqlite3"
@@ -18,7 +16,15 @@ type Options struct {
 	// FILE-mode db3 files go; "" means os.TempDir(). Everything written
 	// there is removed by Bag.Close.
 	TempDir string
+	// MaxRecordBytes bounds one MCAP record, sqlite row or decompressed
+	// chunk/message; 0 means DefaultMaxRecordBytes. Anything claiming more
+	// is treated as corrupt instead of being allocated.
+	MaxRecordBytes int64
 }
+
+// DefaultMaxRecordBytes is the record/chunk/message size cap used when
+// Options.MaxRecordBytes is 0.
+const DefaultMaxRecordBytes = 1 << 30
 
 // Bag is an opened recording: its files, topics and how it was recovered.
 // Metadata needs no further I/O; messages stream from Messages.
@@ -49,6 +55,35 @@ type Bag struct {
 	MessageCount uint64
 	StartNS      int64
 	EndNS        int64
+	// OrphanMessages counts sqlite messages whose topic_id has no row in
+	// the topics table (they are yielded with Message.Err set).
+	OrphanMessages uint64
+	// Warnings are non-fatal findings made while opening (a file listed in
+	// metadata.yaml but missing, counts that disagree with metadata...).
+	Warnings []string
+
+	opts    Options
+	handles []fileHandle
+	tempDir string
+}
+
+// SizeBytes is the total on-disk size of the bag's storage files.
+func (b *Bag) SizeBytes() int64 {
+	var n int64
+	for _, f := range b.Files {
+		n += f.Size
+	}
+	return n
+}
+
+// Topic returns the topic called name, or nil.
+func (b *Bag) Topic(name string) *Topic {
+	for i := range b.Topics {
+		if b.Topics[i].Name == name {
+			return &b.Topics[i]
+		}
+	}
+	return nil
 }
 
 // File is one storage file of a bag.
@@ -66,6 +101,18 @@ type File struct {
 	Recovery *Recovery
 	// Library and Profile of an MCAP file's Header record.
 	Library, Profile string
+	// Indexed is true for an MCAP file whose summary (statistics, chunk
+	// indexes) was used instead of a full scan.
+	Indexed bool
+	// SchemaVersion is the sqlite schema version (1..4, 0 for MCAP);
+	// ROSDistro the sqlite schema table's ros_distro.
+	SchemaVersion int
+	ROSDistro     string
+	// PrivateCopy is true when a sqlite file (and its -wal/-shm) was copied
+	// to a temp dir so its WAL could be read without touching the original.
+	PrivateCopy bool
+	// OrphanMessages as in Bag, for this file.
+	OrphanMessages uint64
 }
 
 // Recovery describes a damaged file that was read as far as possible.
@@ -104,6 +151,10 @@ type QoSProfile struct {
 	Reliability string
 	Durability  string
 	Liveliness  string
+	// Deadline, Lifespan and LivelinessLeaseDuration in nanoseconds; -1
+	// means infinite (including the Foxy-era vendor infinity values).
+	DeadlineNS, LifespanNS, LivelinessLeaseDurationNS int64
+	AvoidROSNamespaceConventions                      bool
 }
 
 // Metadata is the subset of metadata.yaml bagclock uses (all fields
@@ -118,6 +169,25 @@ type Metadata struct {
 	CompressionFormat string
 	CompressionMode   string
 	ROSDistro         string
+	// Files are the per-file entries (version >= 5), Topics the
+	// topics_with_message_count entries.
+	Files  []MetadataFile
+	Topics []MetadataTopic
+}
+
+// MetadataFile is one files[] entry of metadata.yaml.
+type MetadataFile struct {
+	Path           string
+	StartingTimeNS int64
+	DurationNS     int64
+	MessageCount   uint64
+}
+
+// MetadataTopic is one topics_with_message_count entry of metadata.yaml.
+type MetadataTopic struct {
+	Name, Type, SerializationFormat, OfferedQoS, TypeDescriptionHash string
+	QoS                                                              []QoSProfile
+	MessageCount                                                     uint64
 }
 
 // Order selects the order in which Messages yields messages.
@@ -154,6 +224,9 @@ type Message struct {
 	// byte offset of the record (of its chunk for chunked files).
 	FileIndex int
 	Position  int64
+	// ChunkOffset is the offset of the message record inside its
+	// decompressed MCAP chunk, -1 for top-level MCAP messages and sqlite.
+	ChunkOffset int64
 	// Index counts messages yielded so far on this topic (0-based), so
 	// errors can name "topic /scan, message 17".
 	Index uint64
@@ -164,6 +237,3 @@ type Message struct {
 	// as skipped and go on.
 	Err error
 }
-
-// ErrNotImplemented is returned by the placeholder implementation.
-var ErrNotImplemented = errors.New("bagread: not implemented")

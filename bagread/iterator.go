@@ -1,5 +1,13 @@
 package bagread
 
+import (
+	"container/heap"
+	"errors"
+	"fmt"
+
+	"github.com/klauspost/compress/zstd"
+)
+
 // Iterator streams messages. Use it like database/sql.Rows:
 //
 //	it := bag.Messages(opts)
@@ -7,23 +15,227 @@ package bagread
 //	for it.Next() { m := it.Message(); ... }
 //	if err := it.Err(); err != nil { ... }
 type Iterator struct {
-	msg Message
-	err error
+	bag   *Bag
+	order Order
+	sel   selection
+
+	streams []stream // one per file, nil until opened / after a file failed
+	cur     int      // RecordOrder: index of the file being read
+	merge   streamHeap
+	last    *heapItem // TimeOrder: stream whose head was yielded last
+	started bool
+
+	msg      Message
+	err      error
+	problems []Problem
+	perTopic map[string]uint64
+
+	zdec *zstd.Decoder
+	zbuf []byte
 }
 
-// Open opens a bag directory, a .db3, .mcap, .db3.zstd or .mcap.zstd file.
-func Open(path string, opts Options) (*Bag, error) { return nil, ErrNotImplemented }
+// selection is the set of topic names to read; nil means all.
+type selection map[string]bool
 
-// Close releases files and removes temporary copies.
-func (b *Bag) Close() error { return nil }
+func (s selection) has(name string) bool { return s == nil || s[name] }
+
+// rawMessage is what a storage backend yields before message compression
+// is undone and the per-topic index assigned.
+type rawMessage struct {
+	topic, typ string
+	logTime    int64
+	pubTime    int64
+	hasPub     bool
+	pos        int64
+	chunkOff   int64
+	seq        uint64 // record ordinal within the file, for ties
+	rowid      bool
+	data       []byte
+	err        error
+	fileIndex  int
+}
+
+// stream is one file's message source.
+type stream interface {
+	next() bool
+	message() *rawMessage
+	// err is a fatal error; damage that just ends the file early is
+	// reported by problems instead.
+	err() error
+	problems() []Problem
+	close() error
+}
+
+// fileHandle is an opened storage file of a bag.
+type fileHandle interface {
+	open(fileIndex int, sel selection, order Order) (stream, error)
+	close() error
+}
 
 // Messages starts a read. Damage that ends a file early is not an error:
 // it is reported in File.Recovery and Iterator.Problems, and iteration goes
 // on with the next file.
-func (b *Bag) Messages(opts ReadOptions) *Iterator { return &Iterator{err: ErrNotImplemented} }
+func (b *Bag) Messages(opts ReadOptions) *Iterator {
+	it := &Iterator{bag: b, order: opts.Order, perTopic: map[string]uint64{}}
+	if opts.Topics != nil {
+		it.sel = selection{}
+		for _, t := range opts.Topics {
+			it.sel[t] = true
+		}
+	}
+	it.streams = make([]stream, len(b.handles))
+	return it
+}
 
 // Next advances to the next message; false at the end or on a fatal error.
-func (it *Iterator) Next() bool { return false }
+func (it *Iterator) Next() bool {
+	if it.err != nil || it.bag == nil {
+		return false
+	}
+	var raw *rawMessage
+	if it.order == TimeOrder {
+		raw = it.nextMerged()
+	} else {
+		raw = it.nextSequential()
+	}
+	if raw == nil {
+		return false
+	}
+	it.fill(raw)
+	return true
+}
+
+func (it *Iterator) openStream(i int) stream {
+	s, err := it.bag.handles[i].open(i, it.sel, it.order)
+	if err != nil {
+		// A file that cannot be read at all is damage, not the end of the
+		// whole read: report it and go on with the others.
+		it.problems = append(it.problems, Problem{FileIndex: i, File: it.bag.Files[i].Path, Offset: -1, Err: err})
+		return nil
+	}
+	it.streams[i] = s
+	return s
+}
+
+func (it *Iterator) nextSequential() *rawMessage {
+	for it.cur < len(it.streams) {
+		s := it.streams[it.cur]
+		if s == nil && !it.started {
+			s = it.openStream(it.cur)
+		}
+		it.started = true
+		if s != nil && s.next() {
+			return s.message()
+		}
+		if s != nil {
+			if err := s.err(); err != nil {
+				it.err = err
+				return nil
+			}
+			it.finish(it.cur)
+		}
+		it.cur++
+		it.started = false
+	}
+	return nil
+}
+
+func (it *Iterator) nextMerged() *rawMessage {
+	if !it.started {
+		it.started = true
+		for i := range it.streams {
+			s := it.openStream(i)
+			if s == nil {
+				continue
+			}
+			if !it.stage(&heapItem{s: s, file: i}, false) {
+				return nil
+			}
+		}
+		heap.Init(&it.merge)
+	} else if it.last != nil {
+		if !it.stage(it.last, true) {
+			return nil
+		}
+	}
+	it.last = nil
+	if it.merge.Len() == 0 {
+		return nil
+	}
+	it.last = heap.Pop(&it.merge).(*heapItem)
+	return it.last.s.message()
+}
+
+// stage advances an item's stream and puts it (back) in the merge heap;
+// false only on a fatal error.
+func (it *Iterator) stage(h *heapItem, push bool) bool {
+	if h.s.next() {
+		if push {
+			heap.Push(&it.merge, h)
+		} else {
+			it.merge.items = append(it.merge.items, h)
+		}
+		return true
+	}
+	if err := h.s.err(); err != nil {
+		it.err = err
+		return false
+	}
+	it.finish(h.file)
+	return true
+}
+
+// finish closes stream i and keeps its problems.
+func (it *Iterator) finish(i int) {
+	s := it.streams[i]
+	if s == nil {
+		return
+	}
+	it.problems = append(it.problems, s.problems()...)
+	if err := s.close(); err != nil && it.err == nil {
+		it.err = err
+	}
+	it.streams[i] = nil
+}
+
+// fill turns a raw message into the public Message, undoing MESSAGE-mode
+// zstd into a reused buffer.
+func (it *Iterator) fill(r *rawMessage) {
+	m := &it.msg
+	idx := it.perTopic[r.topic]
+	it.perTopic[r.topic] = idx + 1
+	*m = Message{
+		Topic: r.topic, Type: r.typ, LogTimeNS: r.logTime,
+		PublishTimeNS: r.pubTime, HasPublishTime: r.hasPub,
+		FileIndex: r.fileIndex, Position: r.pos, ChunkOffset: r.chunkOff,
+		Index: idx, Data: r.data,
+	}
+	fail := func(err error) {
+		m.Data = nil
+		m.Err = &MessageError{File: it.bag.Files[r.fileIndex].Path, Topic: r.topic, Index: idx, Position: r.pos, Rowid: r.rowid, Err: err}
+	}
+	if r.err != nil {
+		fail(r.err)
+		return
+	}
+	if isZstdFrame(r.data) {
+		if it.zdec == nil {
+			d, err := newBlockDecoder(it.bag.limit())
+			if err != nil {
+				fail(err)
+				return
+			}
+			it.zdec = d
+		}
+		out, err := it.zdec.DecodeAll(r.data, it.zbuf[:0])
+		if err != nil {
+			fail(fmt.Errorf("MESSAGE-mode zstd frame: %w", err))
+			return
+		}
+		it.zbuf = out
+		m.Data = out
+	}
+}
 
 // Message returns the current message (valid until the next Next).
 func (it *Iterator) Message() *Message { return &it.msg }
@@ -32,17 +244,77 @@ func (it *Iterator) Message() *Message { return &it.msg }
 func (it *Iterator) Err() error { return it.err }
 
 // Problems lists the damage met so far (truncated files, unreadable WAL...)
-// as data, one entry per file that stopped early.
-func (it *Iterator) Problems() []Problem { return nil }
+// as data, one entry per incident.
+func (it *Iterator) Problems() []Problem {
+	out := append([]Problem(nil), it.problems...)
+	for _, s := range it.streams {
+		if s != nil {
+			out = append(out, s.problems()...)
+		}
+	}
+	return out
+}
 
 // Close ends the iteration.
-func (it *Iterator) Close() error { return nil }
+func (it *Iterator) Close() error {
+	var errs []error
+	for i, s := range it.streams {
+		if s != nil {
+			it.problems = append(it.problems, s.problems()...)
+			errs = append(errs, s.close())
+			it.streams[i] = nil
+		}
+	}
+	if it.zdec != nil {
+		it.zdec.Close()
+		it.zdec = nil
+	}
+	it.bag = nil
+	return errors.Join(errs...)
+}
 
-// Problem is a file that could not be read to its end.
+// Problem is damage met while reading one file: where reading of the file
+// (or of one chunk) stopped, why, and how many messages came before it.
 type Problem struct {
 	FileIndex int
 	File      string
-	Offset    int64
+	Offset    int64 // byte offset, -1 when unknown
 	Err       error
 	Recovered uint64
+}
+
+// String reads like "file: MCAP truncated at byte N: recovered M messages: why".
+func (p Problem) String() string {
+	return fmt.Sprintf("%s: stopped at byte %d after %d messages: %v", p.File, p.Offset, p.Recovered, p.Err)
+}
+
+type heapItem struct {
+	s    stream
+	file int
+}
+
+// streamHeap orders file streams by their head message: record time, then
+// file order, then record order within the file.
+type streamHeap struct {
+	items []*heapItem
+}
+
+func (h *streamHeap) Len() int { return len(h.items) }
+func (h *streamHeap) Less(i, j int) bool {
+	a, b := h.items[i].s.message(), h.items[j].s.message()
+	if a.logTime != b.logTime {
+		return a.logTime < b.logTime
+	}
+	if h.items[i].file != h.items[j].file {
+		return h.items[i].file < h.items[j].file
+	}
+	return a.seq < b.seq
+}
+func (h *streamHeap) Swap(i, j int) { h.items[i], h.items[j] = h.items[j], h.items[i] }
+func (h *streamHeap) Push(x any)    { h.items = append(h.items, x.(*heapItem)) }
+func (h *streamHeap) Pop() any {
+	n := len(h.items)
+	x := h.items[n-1]
+	h.items = h.items[:n-1]
+	return x
 }

@@ -1,0 +1,413 @@
+package bagread
+
+import (
+	"container/heap"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+)
+
+// mcapStream reads an MCAP file in file order. Chunks known (from the
+// summary) to hold no selected channel are skipped by seeking; messages of
+// unselected channels are passed over without copying. Data aliases the
+// reused chunk or record buffer.
+type mcapStream struct {
+	h         *mcapHandle
+	rr        *recReader
+	fileIndex int
+	sel       selection
+	scan      bool // Open's scan: every message, no skipping
+	skip      map[int64]bool
+	want      []int8 // per channel id: 0 unknown, 1 yes, -1 no
+
+	recBuf, chunkBuf []byte
+	dec              chunkDecompressor
+	inChunk          []byte // records of the current chunk not yet read
+	chunkLen         int
+	chunkStart       int64
+	chunk            chunkHeader
+
+	msg     rawMessage
+	curChan uint16
+	n       uint64
+	unknown uint64 // messages on channels never declared
+	probs   []Problem
+	done    bool
+	sawEnd  bool
+}
+
+func newMCAPStream(h *mcapHandle, fileIndex int, sel selection, scan bool) (*mcapStream, error) {
+	rr, err := newRecReader(h.path, h.compressed, h.limit)
+	if err != nil {
+		return nil, err
+	}
+	if err := rr.magic(); err != nil {
+		rr.close()
+		return nil, &FileError{Path: h.path, Offset: 0, Op: "read MCAP magic", Err: err}
+	}
+	s := &mcapStream{h: h, rr: rr, fileIndex: fileIndex, sel: sel, scan: scan, dec: chunkDecompressor{limit: h.limit}}
+	if sel != nil && !scan {
+		s.skip = map[int64]bool{}
+		for _, c := range h.info.chunks {
+			if c.channels != nil && !s.wantsAny(c.channels) {
+				s.skip[c.offset] = true
+			}
+		}
+	}
+	return s, nil
+}
+
+func (s *mcapStream) wantsAny(chans map[uint16]bool) bool {
+	for id := range chans {
+		if c := s.h.info.channels[id]; c == nil || s.sel.has(c.topic) {
+			return true
+		}
+	}
+	return false
+}
+
+// wants reports whether a channel's messages are yielded.
+func (s *mcapStream) wants(c *chanInfo) bool {
+	if s.sel == nil {
+		return true
+	}
+	if s.want == nil {
+		s.want = make([]int8, 1<<16)
+	}
+	w := s.want[c.id]
+	if w == 0 {
+		w = -1
+		if s.sel[c.topic] {
+			w = 1
+		}
+		s.want[c.id] = w
+	}
+	return w > 0
+}
+
+func (s *mcapStream) problem(off int64, err error) {
+	s.probs = append(s.probs, Problem{FileIndex: s.fileIndex, File: s.h.path, Offset: off, Recovered: s.n, Err: err})
+}
+
+// stop ends the file at a damaged record.
+func (s *mcapStream) stop(off int64, err error) {
+	s.done = true
+	var te *TruncatedError
+	if errors.As(err, &te) {
+		s.problem(off, fmt.Errorf("MCAP truncated at byte %d: recovered %d messages: %w", off, s.n, err))
+		return
+	}
+	s.problem(off, fmt.Errorf("MCAP unreadable at byte %d: recovered %d messages: %w", off, s.n, err))
+}
+
+func (s *mcapStream) next() bool {
+	for {
+		if len(s.inChunk) > 0 {
+			if s.nextInChunk() {
+				return true
+			}
+			continue
+		}
+		if s.done {
+			return false
+		}
+		op, length, start, err := s.rr.header()
+		if err != nil {
+			if err == io.EOF {
+				s.done = true
+				return false
+			}
+			s.stop(start, err)
+			return false
+		}
+		switch op {
+		case opChunk:
+			if s.skip[start] {
+				if err := s.rr.skip(length); err != nil {
+					s.stop(start, err)
+				}
+				continue
+			}
+			body, err := s.rr.body(&s.recBuf, length)
+			if err != nil {
+				s.stop(start, err)
+				return false
+			}
+			s.loadChunk(start, body)
+		case opMessage:
+			body, err := s.rr.body(&s.recBuf, length)
+			if err != nil {
+				s.stop(start, err)
+				return false
+			}
+			if s.parseMessage(body, start, -1) {
+				return true
+			}
+		case opSchema, opChannel:
+			body, err := s.rr.body(&s.recBuf, length)
+			if err != nil {
+				s.stop(start, err)
+				return false
+			}
+			if err := s.h.info.register(s.h.path, start, op, body); err != nil {
+				s.problem(start, err)
+			}
+		case opHeader:
+			body, err := s.rr.body(&s.recBuf, length)
+			if err != nil {
+				s.stop(start, err)
+				return false
+			}
+			if s.scan {
+				s.h.info.profile, s.h.info.library, _ = parseHeader(body)
+			}
+		case opDataEnd, opFooter:
+			// The summary after DataEnd repeats what the data held.
+			s.sawEnd = true
+			s.done = true
+			return false
+		default:
+			if err := s.rr.skip(length); err != nil {
+				s.stop(start, err)
+				return false
+			}
+		}
+	}
+}
+
+// loadChunk decompresses a chunk into the reused buffer; a bad chunk is
+// reported and skipped, the records after it are still read.
+func (s *mcapStream) loadChunk(start int64, body []byte) {
+	ch, err := parseChunk(body)
+	if err == nil {
+		var recs []byte
+		recs, err = s.dec.decompress(ch.compression, ch.records, ch.usize, s.chunkBuf)
+		if ch.compression != "" && recs != nil {
+			s.chunkBuf = recs
+		}
+		if err == nil {
+			s.chunk, s.chunkStart = ch, start
+			s.inChunk, s.chunkLen = recs, len(recs)
+			return
+		}
+	}
+	s.problem(start, fmt.Errorf("MCAP chunk at byte %d skipped: %w", start, err))
+}
+
+// nextInChunk reads one record of the current chunk; true if it yielded.
+func (s *mcapStream) nextInChunk() bool {
+	rest := s.inChunk
+	pos := int64(s.chunkLen - len(rest))
+	if len(rest) < 9 {
+		s.inChunk = nil
+		s.problem(s.chunkStart, fmt.Errorf("MCAP chunk at byte %d: torn record header at chunk offset %d", s.chunkStart, pos))
+		return false
+	}
+	op := rest[0]
+	n := binary.LittleEndian.Uint64(rest[1:])
+	if n > uint64(len(rest)-9) {
+		s.inChunk = nil
+		s.problem(s.chunkStart, fmt.Errorf("MCAP chunk at byte %d: record opcode 0x%02x at chunk offset %d claims %d bytes, %d left", s.chunkStart, op, pos, n, len(rest)-9))
+		return false
+	}
+	body := rest[9 : 9+n]
+	s.inChunk = rest[9+n:]
+	switch op {
+	case opMessage:
+		return s.parseMessage(body, s.chunkStart, pos)
+	case opSchema, opChannel:
+		if err := s.h.info.register(s.h.path, s.chunkStart, op, body); err != nil {
+			s.problem(s.chunkStart, err)
+		}
+	}
+	return false
+}
+
+// parseMessage fills s.msg from a Message record body when its channel
+// is selected.
+func (s *mcapStream) parseMessage(body []byte, pos, chunkOff int64) bool {
+	if len(body) < 22 {
+		s.problem(pos, fmt.Errorf("MCAP message record at byte %d (chunk offset %d) is %d bytes, need 22", pos, chunkOff, len(body)))
+		return false
+	}
+	id := binary.LittleEndian.Uint16(body)
+	c := s.h.info.channels[id]
+	if c == nil {
+		s.unknown++
+		if s.unknown == 1 {
+			s.problem(pos, fmt.Errorf("MCAP message at byte %d (chunk offset %d) on undeclared channel %d skipped", pos, chunkOff, id))
+		}
+		return false
+	}
+	if !s.wants(c) {
+		return false
+	}
+	s.curChan = id
+	s.msg = rawMessage{
+		topic: c.topic, typ: c.typ, fileIndex: s.fileIndex,
+		logTime: int64(binary.LittleEndian.Uint64(body[6:])), pubTime: int64(binary.LittleEndian.Uint64(body[14:])), hasPub: true,
+		pos: pos, chunkOff: chunkOff, seq: s.n, data: body[22:],
+	}
+	s.n++
+	return true
+}
+
+func (s *mcapStream) message() *rawMessage { return &s.msg }
+func (s *mcapStream) err() error           { return nil }
+func (s *mcapStream) problems() []Problem  { return s.probs }
+func (s *mcapStream) close() error {
+	s.dec.close()
+	return s.rr.close()
+}
+
+// open picks the reader for the requested order: file order streams; time
+// order merges chunks by their time ranges (bounded by how much chunks
+// overlap), or streams when a scan showed the file already sorted.
+func (h *mcapHandle) open(fileIndex int, sel selection, order Order) (stream, error) {
+	info := h.info
+	if order == RecordOrder || (info.scanned && info.sorted) {
+		return newMCAPStream(h, fileIndex, sel, false)
+	}
+	if !h.compressed && !info.topLevel {
+		return newChunkMerge(h, fileIndex, sel)
+	}
+	return newSortedStream(h, fileIndex, sel)
+}
+
+// chunkMerge yields one file in log-time order: chunks are loaded in order
+// of their start time, and a message is released once no chunk not yet
+// loaded can start before it (as the mcap library's indexed reader does).
+type chunkMerge struct {
+	base   *mcapStream
+	chunks []chunkInfo
+	next_  int
+	pend   msgHeap
+	cur    rawMessage
+}
+
+func newChunkMerge(h *mcapHandle, fileIndex int, sel selection) (*chunkMerge, error) {
+	base, err := newMCAPStream(h, fileIndex, sel, false)
+	if err != nil {
+		return nil, err
+	}
+	m := &chunkMerge{base: base}
+	for _, c := range h.info.chunks {
+		if !base.skip[c.offset] {
+			m.chunks = append(m.chunks, c)
+		}
+	}
+	sort.SliceStable(m.chunks, func(i, j int) bool {
+		if m.chunks[i].start != m.chunks[j].start {
+			return m.chunks[i].start < m.chunks[j].start
+		}
+		return m.chunks[i].offset < m.chunks[j].offset
+	})
+	if r := h.info.recovery; r != nil {
+		base.problem(r.Offset, errors.New(r.Reason))
+	}
+	return m, nil
+}
+
+func (m *chunkMerge) next() bool {
+	for m.next_ < len(m.chunks) && (len(m.pend) == 0 || uint64(m.pend[0].logTime) >= m.chunks[m.next_].start) {
+		m.load(m.chunks[m.next_])
+		m.next_++
+	}
+	if len(m.pend) == 0 {
+		return false
+	}
+	m.cur = heap.Pop(&m.pend).(rawMessage)
+	return true
+}
+
+// load reads one chunk into its own buffer (messages of several chunks
+// wait in the heap at once) and queues its selected messages.
+func (m *chunkMerge) load(c chunkInfo) {
+	s := m.base
+	if err := s.rr.seekTo(c.offset); err != nil {
+		s.problem(c.offset, err)
+		return
+	}
+	op, length, start, err := s.rr.header()
+	if err == nil && op != opChunk {
+		err = fmt.Errorf("chunk index points at opcode 0x%02x", op)
+	}
+	var body []byte
+	if err == nil {
+		var buf []byte
+		body, err = s.rr.body(&buf, length)
+	}
+	if err != nil {
+		s.problem(start, fmt.Errorf("MCAP chunk at byte %d unreadable: %w", start, err))
+		return
+	}
+	s.chunkBuf = nil // keep earlier chunks' bytes alive for queued messages
+	s.loadChunk(start, body)
+	for len(s.inChunk) > 0 {
+		if s.nextInChunk() {
+			heap.Push(&m.pend, s.msg)
+		}
+	}
+}
+
+func (m *chunkMerge) message() *rawMessage { return &m.cur }
+func (m *chunkMerge) err() error           { return nil }
+func (m *chunkMerge) problems() []Problem  { return m.base.probs }
+func (m *chunkMerge) close() error         { return m.base.close() }
+
+// msgHeap orders queued messages by log time, then file position.
+type msgHeap []rawMessage
+
+func (h msgHeap) Len() int { return len(h) }
+func (h msgHeap) Less(i, j int) bool {
+	if h[i].logTime != h[j].logTime {
+		return h[i].logTime < h[j].logTime
+	}
+	if h[i].pos != h[j].pos {
+		return h[i].pos < h[j].pos
+	}
+	return h[i].chunkOff < h[j].chunkOff
+}
+func (h msgHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
+func (h *msgHeap) Push(x any)   { *h = append(*h, x.(rawMessage)) }
+func (h *msgHeap) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
+}
+
+// sortedStream is the last resort for time order on an MCAP file that can
+// be neither seeked by chunk nor streamed sorted (unsorted .mcap.zstd, or
+// messages outside chunks): it holds the selected messages in memory.
+type sortedStream struct {
+	base *mcapStream
+	msgs []rawMessage
+	i    int
+}
+
+func newSortedStream(h *mcapHandle, fileIndex int, sel selection) (*sortedStream, error) {
+	base, err := newMCAPStream(h, fileIndex, sel, false)
+	if err != nil {
+		return nil, err
+	}
+	s := &sortedStream{base: base, i: -1}
+	for base.next() {
+		m := base.msg
+		m.data = append([]byte(nil), m.data...)
+		s.msgs = append(s.msgs, m)
+	}
+	sort.SliceStable(s.msgs, func(i, j int) bool { return s.msgs[i].logTime < s.msgs[j].logTime })
+	return s, nil
+}
+
+func (s *sortedStream) next() bool {
+	s.i++
+	return s.i < len(s.msgs)
+}
+func (s *sortedStream) message() *rawMessage { return &s.msgs[s.i] }
+func (s *sortedStream) err() error           { return nil }
+func (s *sortedStream) problems() []Problem  { return s.base.probs }
+func (s *sortedStream) close() error         { return s.base.close() }

@@ -1,0 +1,394 @@
+package bagread
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// storageTopic is one topic as a single storage file holds it.
+type storageTopic struct {
+	Name, Type, Format, OfferedQoS, Hash string
+	Count                                uint64
+}
+
+// opened is what a backend returns for one file.
+type opened struct {
+	file   File
+	handle fileHandle
+	topics []storageTopic
+	// messageMode is true when the file's messages are MESSAGE-mode zstd
+	// frames (sniffed from the first message).
+	messageMode bool
+}
+
+// Open opens a bag directory, a .db3, .mcap, .db3.zstd or .mcap.zstd file.
+// The user's files are only ever read: WAL bags and compressed db3 files
+// are copied or decompressed into a private temp dir removed by Close.
+func Open(path string, opts Options) (*Bag, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, fmt.Errorf("bagread: open %w", err)
+	}
+	b := &Bag{Path: path, opts: opts}
+	if !st.IsDir() {
+		if err := b.addFile(path); err != nil {
+			b.Close()
+			return nil, err
+		}
+		b.finish()
+		return b, nil
+	}
+	paths, err := b.resolveDir(path)
+	if err == nil {
+		for _, p := range paths {
+			if err = b.addFile(p); err != nil {
+				break
+			}
+		}
+	}
+	if err != nil {
+		b.Close()
+		return nil, err
+	}
+	b.finish()
+	return b, nil
+}
+
+// Close releases files and removes temporary copies.
+func (b *Bag) Close() error {
+	var errs []error
+	for _, h := range b.handles {
+		errs = append(errs, h.close())
+	}
+	b.handles = nil
+	if b.tempDir != "" {
+		errs = append(errs, os.RemoveAll(b.tempDir))
+		b.tempDir = ""
+	}
+	return errors.Join(errs...)
+}
+
+func (b *Bag) limit() int64 {
+	if b.opts.MaxRecordBytes > 0 {
+		return b.opts.MaxRecordBytes
+	}
+	return DefaultMaxRecordBytes
+}
+
+// privateDir returns the bag's temp dir, creating it on first use.
+func (b *Bag) privateDir() (string, error) {
+	if b.tempDir == "" {
+		d, err := os.MkdirTemp(b.opts.TempDir, "bagread-")
+		if err != nil {
+			return "", fmt.Errorf("bagread: temp dir: %w", err)
+		}
+		b.tempDir = d
+	}
+	return b.tempDir, nil
+}
+
+// resolveDir finds the storage files of a bag directory: from
+// metadata.yaml when it is usable, else by rosbag2's file naming.
+func (b *Bag) resolveDir(dir string) ([]string, error) {
+	mdPath := filepath.Join(dir, "metadata.yaml")
+	md, err := readMetadataFile(mdPath)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		b.reconstruct("no metadata.yaml in " + dir)
+	case err != nil:
+		b.reconstruct(fmt.Sprintf("metadata.yaml unusable: %v", err))
+	default:
+		b.Metadata = md
+		var found []string
+		for _, rel := range md.RelativeFilePaths {
+			if p := resolveListed(dir, rel, md.Version); p != "" {
+				found = append(found, p)
+			} else {
+				b.Warnings = append(b.Warnings, fmt.Sprintf("%s: file %q listed in metadata.yaml not found", mdPath, rel))
+			}
+		}
+		if len(found) > 0 {
+			return found, nil
+		}
+		b.reconstruct("metadata.yaml lists no storage file that exists")
+	}
+	found, err := discoverFiles(dir)
+	if err != nil {
+		return nil, err
+	}
+	if len(found) == 0 {
+		return nil, fmt.Errorf("bagread: %s: no storage files (.db3, .mcap, .zstd) found (%s)", dir, b.MetadataProblem)
+	}
+	return found, nil
+}
+
+func (b *Bag) reconstruct(why string) {
+	b.MetadataReconstructed = true
+	b.MetadataProblem = why
+}
+
+// resolveListed applies rosbag2's rules for relative_file_paths: absolute
+// as-is; v<4 relative to the parent; then as given and by basename inside
+// the bag dir; a missing ".zstd" suffix is tried both ways.
+func resolveListed(dir, rel string, version int) string {
+	var cands []string
+	if filepath.IsAbs(rel) {
+		cands = append(cands, rel)
+	} else {
+		if version < 4 {
+			cands = append(cands, filepath.Join(filepath.Dir(dir), rel))
+		}
+		cands = append(cands, filepath.Join(dir, rel), filepath.Join(dir, filepath.Base(rel)))
+	}
+	for _, c := range cands {
+		if isFile(c) {
+			return c
+		}
+	}
+	for _, c := range cands {
+		alt := c + ".zstd"
+		if strings.HasSuffix(c, ".zstd") {
+			alt = strings.TrimSuffix(c, ".zstd")
+		}
+		if isFile(alt) {
+			return alt
+		}
+	}
+	return ""
+}
+
+func isFile(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && st.Mode().IsRegular()
+}
+
+// splitName is rosbag2's reindex pattern, extended to .zstd files.
+var splitName = regexp.MustCompile(`^(.+)_(\d+)\.(db3|mcap)(\.zstd)?$`)
+
+// discoverFiles lists a directory's storage files in split order.
+func discoverFiles(dir string) ([]string, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, fmt.Errorf("bagread: %w", err)
+	}
+	type split struct {
+		name  string
+		index int
+		zstd  bool
+	}
+	var splits []split
+	var loose []string
+	for _, e := range entries {
+		if !e.Type().IsRegular() {
+			continue
+		}
+		n := e.Name()
+		if m := splitName.FindStringSubmatch(n); m != nil {
+			idx, err := strconv.Atoi(m[2])
+			if err != nil {
+				idx = math.MaxInt
+			}
+			splits = append(splits, split{n, idx, m[4] != ""})
+			continue
+		}
+		if storageFromName(n) != "" {
+			loose = append(loose, n)
+		}
+	}
+	if len(splits) == 0 {
+		if len(loose) > 1 {
+			return nil, fmt.Errorf("bagread: %s: no metadata.yaml and %d unrelated storage files (%s); open one of them directly", dir, len(loose), strings.Join(loose, ", "))
+		}
+		var out []string
+		for _, n := range loose {
+			out = append(out, filepath.Join(dir, n))
+		}
+		return out, nil
+	}
+	sort.SliceStable(splits, func(i, j int) bool {
+		if splits[i].index != splits[j].index {
+			return splits[i].index < splits[j].index
+		}
+		if splits[i].zstd != splits[j].zstd {
+			return !splits[i].zstd // the uncompressed copy first
+		}
+		return splits[i].name < splits[j].name
+	})
+	var out []string
+	for i, s := range splits {
+		if i > 0 && splits[i-1].index == s.index {
+			continue // same split as a .zstd and a plain file: keep one
+		}
+		out = append(out, filepath.Join(dir, s.name))
+	}
+	return out, nil
+}
+
+// storageFromName infers the storage from a file name ("" if unknown).
+func storageFromName(name string) string {
+	n := strings.TrimSuffix(name, ".zstd")
+	switch {
+	case strings.HasSuffix(n, ".db3"):
+		return StorageSQLite3
+	case strings.HasSuffix(n, ".mcap"):
+		return StorageMCAP
+	}
+	return ""
+}
+
+var (
+	sqliteMagic = []byte("SQLite format 3\x00")
+	mcapMagic   = []byte{0x89, 'M', 'C', 'A', 'P', '0', '\r', '\n'}
+)
+
+// sniff identifies a file by its first bytes: storage and whether it is a
+// FILE-mode zstd stream.
+func sniff(path string, limit int64) (storage string, compressed bool, err error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", false, err
+	}
+	defer f.Close()
+	head := make([]byte, 16)
+	n, _ := io.ReadFull(f, head)
+	head = head[:n]
+	if isZstdFrame(head) {
+		compressed = true
+		if _, err := f.Seek(0, io.SeekStart); err != nil {
+			return "", true, err
+		}
+		dec, err := newStreamDecoder(f, limit)
+		if err != nil {
+			return "", true, err
+		}
+		defer dec.Close()
+		head = make([]byte, 16)
+		n, _ = io.ReadFull(dec, head)
+		head = head[:n]
+	}
+	switch {
+	case bytes.HasPrefix(head, sqliteMagic):
+		return StorageSQLite3, compressed, nil
+	case bytes.HasPrefix(head, mcapMagic):
+		return StorageMCAP, compressed, nil
+	}
+	return "", compressed, fmt.Errorf("not a sqlite3 or MCAP file (first bytes %q)", head)
+}
+
+// addFile opens one storage file and merges it into the bag.
+func (b *Bag) addFile(path string) error {
+	storage, compressed, err := sniff(path, b.limit())
+	if err != nil {
+		return &FileError{Path: path, Offset: 0, Op: "identify storage", Err: err}
+	}
+	var o *opened
+	switch storage {
+	case StorageSQLite3:
+		o, err = b.openSQLite(path, compressed)
+	default:
+		o, err = b.openMCAP(path, compressed)
+	}
+	if err != nil {
+		return err
+	}
+	if st, err := os.Stat(path); err == nil {
+		o.file.Size = st.Size()
+	}
+	o.file.Path = path
+	o.file.Storage = storage
+	if compressed {
+		o.file.Compression = "zstd"
+		if b.CompressionMode == "" {
+			b.CompressionFormat, b.CompressionMode = "zstd", "FILE"
+		}
+	}
+	if o.messageMode && b.CompressionMode == "" {
+		b.CompressionFormat, b.CompressionMode = "zstd", "MESSAGE"
+	}
+	if b.Storage == "" {
+		b.Storage = storage
+	} else if b.Storage != storage {
+		b.Warnings = append(b.Warnings, fmt.Sprintf("%s: storage %s differs from the bag's %s", path, storage, b.Storage))
+	}
+	b.Files = append(b.Files, o.file)
+	b.handles = append(b.handles, o.handle)
+	for _, t := range o.topics {
+		bt := b.Topic(t.Name)
+		if bt == nil {
+			b.Topics = append(b.Topics, Topic{Name: t.Name, MetadataCount: -1})
+			bt = &b.Topics[len(b.Topics)-1]
+		}
+		bt.MessageCount += t.Count
+		if bt.Type == "" {
+			bt.Type = t.Type
+		}
+		if bt.SerializationFormat == "" {
+			bt.SerializationFormat = t.Format
+		}
+		if bt.OfferedQoS == "" && t.OfferedQoS != "" {
+			bt.OfferedQoS = t.OfferedQoS
+			bt.QoS = ParseQoS(t.OfferedQoS)
+		}
+		if bt.TypeDescriptionHash == "" {
+			bt.TypeDescriptionHash = t.Hash
+		}
+	}
+	return nil
+}
+
+// finish computes bag totals and folds metadata.yaml's claims in.
+func (b *Bag) finish() {
+	first := true
+	for _, f := range b.Files {
+		b.MessageCount += f.MessageCount
+		b.OrphanMessages += f.OrphanMessages
+		if f.MessageCount == 0 {
+			continue
+		}
+		if first || f.StartNS < b.StartNS {
+			b.StartNS = f.StartNS
+		}
+		if first || f.EndNS > b.EndNS {
+			b.EndNS = f.EndNS
+		}
+		first = false
+	}
+	md := b.Metadata
+	if md == nil {
+		return
+	}
+	if md.CompressionMode != "" && md.CompressionMode != "NONE" {
+		b.CompressionFormat, b.CompressionMode = md.CompressionFormat, md.CompressionMode
+	}
+	for _, mt := range md.Topics {
+		bt := b.Topic(mt.Name)
+		if bt == nil {
+			b.Topics = append(b.Topics, Topic{Name: mt.Name, Type: mt.Type, SerializationFormat: mt.SerializationFormat,
+				OfferedQoS: mt.OfferedQoS, QoS: mt.QoS, TypeDescriptionHash: mt.TypeDescriptionHash})
+			bt = &b.Topics[len(b.Topics)-1]
+			b.Warnings = append(b.Warnings, fmt.Sprintf("topic %s is in metadata.yaml but not in storage", mt.Name))
+		}
+		bt.MetadataCount = int64(mt.MessageCount)
+		if bt.OfferedQoS == "" && mt.OfferedQoS != "" {
+			bt.OfferedQoS, bt.QoS = mt.OfferedQoS, mt.QoS
+		}
+		if bt.Type == "" {
+			bt.Type = mt.Type
+		}
+		if bt.MetadataCount != int64(bt.MessageCount) {
+			b.Warnings = append(b.Warnings, fmt.Sprintf("topic %s: metadata.yaml says %d messages, storage has %d", bt.Name, bt.MetadataCount, bt.MessageCount))
+		}
+	}
+	if md.MessageCount != b.MessageCount {
+		b.Warnings = append(b.Warnings, fmt.Sprintf("metadata.yaml says %d messages, storage has %d", md.MessageCount, b.MessageCount))
+	}
+}

@@ -1,0 +1,336 @@
+package bagread
+
+import (
+	"database/sql"
+	"errors"
+	"fmt"
+	"io"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	_ "github.com/mattn/go-sqlite3" // registers the "sqlite3" driver
+)
+
+// sqliteTopic is one topics row.
+type sqliteTopic struct{ name, typ string }
+
+// sqliteHandle is an opened db3 file (or its private copy).
+type sqliteHandle struct {
+	path   string // the user's file, for messages
+	db     *sql.DB
+	topics map[int64]sqliteTopic
+}
+
+// openSQLite opens a db3 read-only. A leftover -wal holds committed
+// messages, and SQLite rewrites -shm even on a read-only open, so such a
+// file is copied with its -wal/-shm into the bag's private dir first;
+// otherwise the file is opened immutable, which never writes.
+func (b *Bag) openSQLite(path string, compressed bool) (*opened, error) {
+	fail := func(op string, err error) (*opened, error) {
+		return nil, &FileError{Path: path, Offset: -1, Op: op, Err: err}
+	}
+	openPath, immutable, private := path, true, false
+	if compressed {
+		dir, err := b.privateDir()
+		if err != nil {
+			return nil, err
+		}
+		openPath = filepath.Join(dir, fmt.Sprintf("%d_%s", len(b.Files), strings.TrimSuffix(filepath.Base(path), ".zstd")))
+		if err := decompressFile(path, openPath, b.limit()); err != nil {
+			return fail("decompress FILE-mode zstd", err)
+		}
+	} else if st, err := os.Stat(path + "-wal"); err == nil && st.Size() > 0 {
+		dir, err := b.privateDir()
+		if err != nil {
+			return nil, err
+		}
+		openPath = filepath.Join(dir, fmt.Sprintf("%d_%s", len(b.Files), filepath.Base(path)))
+		for _, suffix := range []string{"", "-wal", "-shm"} {
+			if err := copyFile(path+suffix, openPath+suffix); err != nil && !(suffix == "-shm" && errors.Is(err, os.ErrNotExist)) {
+				return fail("copy WAL bag to a private dir", err)
+			}
+		}
+		immutable, private = false, true
+	}
+	abs, err := filepath.Abs(openPath)
+	if err != nil {
+		return fail("resolve path", err)
+	}
+	dsn := "file:" + (&url.URL{Path: abs}).EscapedPath() + "?mode=ro"
+	if immutable {
+		dsn += "&immutable=1"
+	}
+	db, err := sql.Open("sqlite3", dsn)
+	if err != nil {
+		return fail("open sqlite", err)
+	}
+	h := &sqliteHandle{path: path, db: db, topics: map[int64]sqliteTopic{}}
+	o, err := h.inspect()
+	if err != nil {
+		db.Close()
+		return fail("read sqlite schema", err)
+	}
+	o.file.PrivateCopy = private
+	if private {
+		// Messages only in the WAL: what the main file alone holds, read
+		// immutable, subtracted from the total.
+		if n, err := countImmutable(path); err == nil && n <= o.file.MessageCount {
+			o.file.Recovery = &Recovery{Reason: fmt.Sprintf("leftover -wal read from a private copy: %d messages only in the WAL", o.file.MessageCount-n),
+				Offset: -1, Recovered: o.file.MessageCount, WALMessages: o.file.MessageCount - n}
+		}
+	}
+	return o, nil
+}
+
+// countImmutable counts the messages of a db3 ignoring its WAL.
+func countImmutable(path string) (uint64, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return 0, err
+	}
+	db, err := sql.Open("sqlite3", "file:"+(&url.URL{Path: abs}).EscapedPath()+"?mode=ro&immutable=1")
+	if err != nil {
+		return 0, err
+	}
+	defer db.Close()
+	var n uint64
+	err = db.QueryRow("SELECT COUNT(*) FROM messages").Scan(&n)
+	return n, err
+}
+
+// inspect reads schema version, topics and per-topic counts; columns are
+// found by name since every rosbag2 era has a different set.
+func (h *sqliteHandle) inspect() (*opened, error) {
+	tables, err := h.names("SELECT name FROM sqlite_master WHERE type = 'table'")
+	if err != nil {
+		return nil, err
+	}
+	if !tables["messages"] || !tables["topics"] {
+		return nil, fmt.Errorf("no messages/topics tables (has %v)", keys(tables))
+	}
+	tcols, err := h.names("SELECT name FROM pragma_table_info('topics')")
+	if err != nil {
+		return nil, err
+	}
+	mcols, err := h.names("SELECT name FROM pragma_table_info('messages')")
+	if err != nil {
+		return nil, err
+	}
+	for _, c := range []string{"id", "topic_id", "timestamp", "data"} {
+		if !mcols[c] {
+			return nil, fmt.Errorf("messages table has no %s column", c)
+		}
+	}
+	o := &opened{handle: h}
+	f := &o.file
+	switch {
+	case tables["schema"]:
+		var distro sql.NullString
+		if err := h.db.QueryRow("SELECT schema_version, ros_distro FROM schema LIMIT 1").Scan(&f.SchemaVersion, &distro); err != nil && !errors.Is(err, sql.ErrNoRows) {
+			return nil, fmt.Errorf("schema table: %w", err)
+		}
+		f.ROSDistro = distro.String
+	case tcols["offered_qos_profiles"]:
+		f.SchemaVersion = 2
+	default:
+		f.SchemaVersion = 1
+	}
+	col := func(name string) string {
+		if tcols[name] {
+			return "COALESCE(" + name + ", '')"
+		}
+		return "''"
+	}
+	rows, err := h.db.Query("SELECT id, COALESCE(name, ''), COALESCE(type, ''), " + col("serialization_format") + ", " +
+		col("offered_qos_profiles") + ", " + col("type_description_hash") + " FROM topics ORDER BY id")
+	if err != nil {
+		return nil, err
+	}
+	var order []int64
+	byID := map[int64]*storageTopic{}
+	for rows.Next() {
+		var id int64
+		var t storageTopic
+		if err := rows.Scan(&id, &t.Name, &t.Type, &t.Format, &t.OfferedQoS, &t.Hash); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		h.topics[id] = sqliteTopic{t.Name, t.Type}
+		byID[id] = &t
+		order = append(order, id)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	rows, err = h.db.Query("SELECT topic_id, COUNT(*), MIN(timestamp), MAX(timestamp) FROM messages GROUP BY topic_id")
+	if err != nil {
+		return nil, err
+	}
+	first := true
+	for rows.Next() {
+		var id, lo, hi int64
+		var n uint64
+		if err := rows.Scan(&id, &n, &lo, &hi); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		if t := byID[id]; t != nil {
+			t.Count = n
+		} else {
+			f.OrphanMessages += n
+		}
+		f.MessageCount += n
+		if first || lo < f.StartNS {
+			f.StartNS = lo
+		}
+		if first || hi > f.EndNS {
+			f.EndNS = hi
+		}
+		first = false
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	for _, id := range order {
+		o.topics = append(o.topics, *byID[id])
+	}
+	var head []byte
+	if err := h.db.QueryRow("SELECT substr(data, 1, 4) FROM messages LIMIT 1").Scan(&head); err == nil {
+		o.messageMode = isZstdFrame(head)
+	}
+	return o, nil
+}
+
+func (h *sqliteHandle) names(q string) (map[string]bool, error) {
+	rows, err := h.db.Query(q)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[string]bool{}
+	for rows.Next() {
+		var n string
+		if err := rows.Scan(&n); err != nil {
+			return nil, err
+		}
+		out[n] = true
+	}
+	return out, rows.Err()
+}
+
+func keys(m map[string]bool) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	return out
+}
+
+func (h *sqliteHandle) close() error { return h.db.Close() }
+
+// open starts a query; the topic filter becomes WHERE topic_id IN (...).
+func (h *sqliteHandle) open(fileIndex int, sel selection, order Order) (stream, error) {
+	var q strings.Builder
+	q.WriteString("SELECT id, topic_id, timestamp, data FROM messages")
+	if sel != nil {
+		var ids []string
+		for id, t := range h.topics {
+			if sel[t.name] {
+				ids = append(ids, strconv.FormatInt(id, 10))
+			}
+		}
+		if len(ids) == 0 {
+			return &sqliteStream{done: true}, nil
+		}
+		q.WriteString(" WHERE topic_id IN (" + strings.Join(ids, ",") + ")")
+	}
+	if order == TimeOrder {
+		q.WriteString(" ORDER BY timestamp, id")
+	} else {
+		q.WriteString(" ORDER BY id")
+	}
+	rows, err := h.db.Query(q.String())
+	if err != nil {
+		return nil, &FileError{Path: h.path, Offset: -1, Op: "query messages", Err: err}
+	}
+	return &sqliteStream{h: h, rows: rows, fileIndex: fileIndex}, nil
+}
+
+// sqliteStream walks one query's rows; Data aliases the driver's row
+// buffer (sql.RawBytes), valid until the next row.
+type sqliteStream struct {
+	h         *sqliteHandle
+	rows      *sql.Rows
+	fileIndex int
+	msg       rawMessage
+	n         uint64
+	probs     []Problem
+	done      bool
+}
+
+func (s *sqliteStream) next() bool {
+	if s.done {
+		return false
+	}
+	if !s.rows.Next() {
+		s.done = true
+		if err := s.rows.Err(); err != nil {
+			s.probs = append(s.probs, Problem{FileIndex: s.fileIndex, File: s.h.path, Offset: -1, Recovered: s.n,
+				Err: fmt.Errorf("sqlite read stopped after %d messages: %w", s.n, err)})
+		}
+		return false
+	}
+	var id, topicID int64
+	var ts sql.NullInt64
+	var data sql.RawBytes
+	m := &s.msg
+	*m = rawMessage{fileIndex: s.fileIndex, rowid: true, chunkOff: -1}
+	if err := s.rows.Scan(&id, &topicID, &ts, &data); err != nil {
+		m.err = err
+		m.topic = "<unreadable row>"
+		m.pos = id
+		s.n++
+		return true
+	}
+	t, ok := s.h.topics[topicID]
+	if !ok {
+		t = sqliteTopic{name: fmt.Sprintf("<topic_id %d>", topicID)}
+		m.err = fmt.Errorf("%w: topic_id %d", ErrOrphanMessage, topicID)
+	}
+	m.topic, m.typ, m.logTime, m.pos, m.seq, m.data = t.name, t.typ, ts.Int64, id, uint64(id), data
+	s.n++
+	return true
+}
+
+func (s *sqliteStream) message() *rawMessage { return &s.msg }
+func (s *sqliteStream) err() error           { return nil }
+func (s *sqliteStream) problems() []Problem  { return s.probs }
+func (s *sqliteStream) close() error {
+	if s.rows != nil {
+		return s.rows.Close()
+	}
+	return nil
+}
+
+// copyFile copies src to dst (private copies of WAL bags).
+func copyFile(src, dst string) error {
+	in, err := os.Open(src)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	out, err := os.OpenFile(dst, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o600)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		out.Close()
+		return err
+	}
+	return out.Close()
+}
