@@ -1,0 +1,373 @@
+package crosscheck
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/bagclock/bagclock/bagread"
+	"github.com/bagclock/bagclock/cdr"
+	"github.com/bagclock/bagclock/internal/testenv"
+)
+
+// peerJS returns the path of a runnable dump.mjs (Foxglove's decoders, see
+// ../shared/peers/README.md). node_modules is installed once with `npm ci`
+// (about 2 minutes: better-sqlite3 compiles) into
+// $BAGCLOCK_PEER_CACHE or <user cache dir>/bagclock-peers/js-<hash of
+// package-lock.json> and reused by later runs; dump.mjs is refreshed from
+// ../shared on every run. Skips when node or npm is missing.
+func peerJS(t *testing.T) string {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("peer cross-check skipped under -short (runs node on every shared bag)")
+	}
+	src := filepath.Join(testenv.SharedDir(t), "peers", "js")
+	for _, tool := range []string{"node", "npm"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skipf("%s not found: the Foxglove peer needs Node.js 20-22 with npm (e.g. NodeSource nodejs 20) plus python3, make and g++ for better-sqlite3: %v", tool, err)
+		}
+	}
+	out, err := exec.Command("node", "--version").Output()
+	if err != nil {
+		t.Skipf("node --version: %v", err)
+	}
+	var major int
+	if _, err := fmt.Sscanf(string(out), "v%d", &major); err != nil || major < 20 || major > 22 {
+		t.Skipf("node %s found; the peer's package.json requires Node.js >=20 <23", strings.TrimSpace(string(out)))
+	}
+	lock, err := os.ReadFile(filepath.Join(src, "package-lock.json"))
+	if err != nil {
+		t.Fatalf("peer: %v", err)
+	}
+	sum := sha256.Sum256(lock)
+	base := os.Getenv("BAGCLOCK_PEER_CACHE")
+	if base == "" {
+		cache, err := os.UserCacheDir()
+		if err != nil {
+			t.Skipf("no cache directory for the peer install: %v", err)
+		}
+		base = filepath.Join(cache, "bagclock-peers")
+	}
+	dir := filepath.Join(base, "js-"+hex.EncodeToString(sum[:8]))
+	marker := filepath.Join(dir, "node_modules", "better-sqlite3", "build", "Release", "better_sqlite3.node")
+	if _, err := os.Stat(marker); err != nil {
+		installPeer(t, src, base, dir)
+	}
+	// Refresh the scripts (cheap) so a changed dump.mjs is always used.
+	for _, f := range []string{"dump.mjs", "package.json"} {
+		b, err := os.ReadFile(filepath.Join(src, f))
+		if err != nil {
+			t.Fatalf("peer: %v", err)
+		}
+		if old, _ := os.ReadFile(filepath.Join(dir, f)); !bytes.Equal(old, b) {
+			if err := os.WriteFile(filepath.Join(dir, f), b, 0o644); err != nil {
+				t.Fatalf("peer: %v", err)
+			}
+		}
+	}
+	return filepath.Join(dir, "dump.mjs")
+}
+
+// installPeer runs npm ci in a fresh directory beside dir and renames it
+// into place, so an interrupted or concurrent install never leaves a
+// half-filled cache behind.
+func installPeer(t *testing.T, src, base, dir string) {
+	t.Helper()
+	if err := os.MkdirAll(base, 0o755); err != nil {
+		t.Fatalf("peer: %v", err)
+	}
+	tmp, err := os.MkdirTemp(base, "install-")
+	if err != nil {
+		t.Fatalf("peer: %v", err)
+	}
+	defer os.RemoveAll(tmp)
+	for _, f := range []string{"package.json", "package-lock.json", "dump.mjs"} {
+		b, err := os.ReadFile(filepath.Join(src, f))
+		if err != nil {
+			t.Fatalf("peer: %v", err)
+		}
+		if err := os.WriteFile(filepath.Join(tmp, f), b, 0o644); err != nil {
+			t.Fatalf("peer: %v", err)
+		}
+	}
+	t.Logf("installing the Foxglove peer into %s (npm ci, about 2 minutes)", dir)
+	start := time.Now()
+	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "npm", "ci", "--no-audit", "--no-fund")
+	cmd.Dir = tmp
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("peer: npm ci in %s: %v\n%s", tmp, err, out)
+	}
+	if err := os.Rename(tmp, dir); err != nil {
+		if _, serr := os.Stat(dir); serr != nil { // not a concurrent install that won
+			t.Fatalf("peer: %v", err)
+		}
+	}
+	t.Logf("peer installed in %v", time.Since(start).Round(time.Second))
+}
+
+// runPeer runs dump.mjs on target and parses its lines into records.
+func runPeer(t *testing.T, dump, target string, topics []string) ([]record, error) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "node", dump, target, "--topics", strings.Join(topics, ","))
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, fmt.Errorf("node dump.mjs %s: %v\n%s", target, err, stderr.Bytes())
+	}
+	var recs []record
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	sc.Buffer(make([]byte, 1<<20), 1<<26)
+	for n := 1; sc.Scan(); n++ {
+		r, err := parsePeerLine(sc.Bytes())
+		if err != nil {
+			return nil, fmt.Errorf("dump.mjs %s line %d: %v: %s", target, n, err, sc.Bytes())
+		}
+		recs = append(recs, r)
+	}
+	return recs, sc.Err()
+}
+
+// parsePeerLine reads one dump.mjs line. Integers are parsed as int64
+// (they exceed 2^53), floats as float64: float32 fields were widened
+// exactly by JavaScript and print as the shortest float64 that
+// round-trips, so they compare exactly. null (NaN, ±Inf) becomes NaN.
+func parsePeerLine(line []byte) (record, error) {
+	var raw map[string]json.RawMessage
+	if err := json.Unmarshal(line, &raw); err != nil {
+		return record{}, err
+	}
+	var r record
+	var firstErr error
+	str := func(k string) string {
+		var s string
+		if v, ok := raw[k]; ok {
+			if err := json.Unmarshal(v, &s); err != nil && firstErr == nil {
+				firstErr = fmt.Errorf("%s: %v", k, err)
+			}
+		}
+		return s
+	}
+	i64 := func(k string) int64 {
+		v, ok := raw[k]
+		if !ok {
+			if firstErr == nil {
+				firstErr = fmt.Errorf("missing %s", k)
+			}
+			return 0
+		}
+		n, err := strconv.ParseInt(string(v), 10, 64)
+		if err != nil && firstErr == nil {
+			firstErr = fmt.Errorf("%s: %v", k, err)
+		}
+		return n
+	}
+	f64 := func(v json.RawMessage) float64 {
+		if string(v) == "null" {
+			return math.NaN()
+		}
+		f, err := strconv.ParseFloat(string(v), 64)
+		if err != nil && firstErr == nil {
+			firstErr = err
+		}
+		return f
+	}
+	r.Topic = str("topic")
+	r.Kind = kind(str("type"))
+	r.LogTime = i64("log_time_ns")
+	if _, ok := raw["publish_time_ns"]; ok {
+		r.PublishTime, r.HasPublishTime = i64("publish_time_ns"), true
+	}
+	switch r.Kind {
+	case cdr.TypeLaserScan:
+		r.Stamp = i64("header_stamp_ns")
+		r.Frame = str("frame_id")
+		r.NRanges, r.NInt = int(i64("n_ranges")), int(i64("n_intensities"))
+		for i, k := range []string{"angle_min", "angle_max", "angle_increment", "time_increment", "scan_time", "range_min", "range_max"} {
+			r.F[i] = f64(raw[k])
+		}
+		r.RangeFirst = f64(raw["range_first"])
+		r.RangesSum = f64(raw["ranges_sum"])
+	case cdr.TypeTFMessage:
+		r.Stamp = i64("header_stamp_ns")
+		r.Frame, r.Child = str("frame_id"), str("child_frame_id")
+		r.Index, r.Count = int(i64("index")), int(i64("n_transforms"))
+		var tv, qv []json.RawMessage
+		if err := json.Unmarshal(raw["t"], &tv); err != nil || len(tv) != 3 {
+			return r, fmt.Errorf("t: %v", raw["t"])
+		}
+		if err := json.Unmarshal(raw["q"], &qv); err != nil || len(qv) != 4 {
+			return r, fmt.Errorf("q: %v", raw["q"])
+		}
+		for i, v := range append(tv, qv...) {
+			r.F[i] = f64(v)
+		}
+	case cdr.TypeClock:
+		r.Stamp = i64("clock_ns")
+	default:
+		return r, fmt.Errorf("undecoded type %s", str("type"))
+	}
+	return r, firstErr
+}
+
+// sortRecords orders records independently of how each reader breaks ties
+// between equal log times.
+func sortRecords(recs []record) {
+	sort.SliceStable(recs, func(i, j int) bool {
+		a, b := &recs[i], &recs[j]
+		if a.LogTime != b.LogTime {
+			return a.LogTime < b.LogTime
+		}
+		if a.Stamp != b.Stamp {
+			return a.Stamp < b.Stamp
+		}
+		if a.Frame != b.Frame {
+			return a.Frame < b.Frame
+		}
+		if a.Child != b.Child {
+			return a.Child < b.Child
+		}
+		return a.Index < b.Index
+	})
+}
+
+// diffRecord names the first field where ours and the peer's differ.
+func diffRecord(ours, peer *record) string {
+	same := func(a, b float64) bool { return a == b || (math.IsNaN(a) && math.IsNaN(b)) }
+	switch {
+	case ours.LogTime != peer.LogTime:
+		return fmt.Sprintf("log_time_ns %d vs %d", ours.LogTime, peer.LogTime)
+	case peer.HasPublishTime && (!ours.HasPublishTime || ours.PublishTime != peer.PublishTime):
+		return fmt.Sprintf("publish_time_ns %d (present %v) vs %d", ours.PublishTime, ours.HasPublishTime, peer.PublishTime)
+	case ours.Stamp != peer.Stamp:
+		return fmt.Sprintf("stamp %d vs %d", ours.Stamp, peer.Stamp)
+	case ours.Frame != peer.Frame || ours.Child != peer.Child:
+		return fmt.Sprintf("frames %q->%q vs %q->%q", ours.Frame, ours.Child, peer.Frame, peer.Child)
+	case ours.Index != peer.Index || ours.Count != peer.Count:
+		return fmt.Sprintf("transform %d of %d vs %d of %d", ours.Index, ours.Count, peer.Index, peer.Count)
+	case ours.NRanges != peer.NRanges || ours.NInt != peer.NInt:
+		return fmt.Sprintf("ranges/intensities %d/%d vs %d/%d", ours.NRanges, ours.NInt, peer.NRanges, peer.NInt)
+	case !same(ours.RangeFirst, peer.RangeFirst):
+		return fmt.Sprintf("range_first %v vs %v", ours.RangeFirst, peer.RangeFirst)
+	}
+	for i := range ours.F {
+		if !same(ours.F[i], peer.F[i]) {
+			return fmt.Sprintf("float field %d: %v vs %v", i, ours.F[i], peer.F[i])
+		}
+	}
+	// Both sum the same float32 values in float64 in the same order, so the
+	// sums should agree exactly; allow rounding noise all the same.
+	if !same(ours.RangesSum, peer.RangesSum) &&
+		!(math.Abs(ours.RangesSum-peer.RangesSum) <= 1e-9*math.Max(1, math.Abs(peer.RangesSum))) {
+		return fmt.Sprintf("ranges_sum %v vs %v", ours.RangesSum, peer.RangesSum)
+	}
+	return ""
+}
+
+// compareWithPeer checks ours against the peer's output, topic by topic.
+func compareWithPeer(t *testing.T, ours, peer []record) {
+	t.Helper()
+	byTopic := func(recs []record) map[string][]record {
+		m := map[string][]record{}
+		for _, r := range recs {
+			m[r.Topic] = append(m[r.Topic], r)
+		}
+		for _, rs := range m {
+			sortRecords(rs)
+		}
+		return m
+	}
+	o, p := byTopic(ours), byTopic(peer)
+	for topic, ps := range p {
+		ob := o[topic]
+		if len(ob) != len(ps) {
+			t.Errorf("%s: %d records from bagclock, %d from the peer", topic, len(ob), len(ps))
+		}
+		bad := 0
+		for i := range min(len(ob), len(ps)) {
+			if d := diffRecord(&ob[i], &ps[i]); d != "" {
+				if bad < 5 {
+					t.Errorf("%s record %d (log time %d): %s", topic, i, ps[i].LogTime, d)
+				}
+				bad++
+			}
+		}
+		if bad > 0 {
+			t.Errorf("%s: %d of %d records differ", topic, bad, len(ps))
+		} else {
+			t.Logf("%s: %d records identical", topic, len(ps))
+		}
+	}
+	for topic, ob := range o {
+		if _, ok := p[topic]; !ok {
+			t.Errorf("%s: %d records from bagclock, none from the peer", topic, len(ob))
+		}
+	}
+}
+
+// TestPeerFoxglove decodes the LaserScan, TFMessage and Clock topics of
+// every shared bag with bagclock and with Foxglove's decoders and requires
+// identical values: stamps as int64, floats exactly, frame ids, counts.
+func TestPeerFoxglove(t *testing.T) {
+	dump := peerJS(t)
+	root, bags := sharedBags(t)
+	for _, bag := range bags {
+		t.Run(bag, func(t *testing.T) {
+			path := filepath.Join(root, filepath.FromSlash(bag))
+			b := openBag(t, path)
+			topics := decodedTopics(b)
+			if len(topics) == 0 {
+				t.Skip("no LaserScan, TFMessage or Clock messages")
+			}
+			ours := readRecords(t, b, topics, bagread.TimeOrder)
+			peer := runPeerOnBag(t, dump, path, b, topics)
+			compareWithPeer(t, ours, peer)
+		})
+	}
+}
+
+// runPeerOnBag runs dump.mjs on a private copy of the bag (SQLite rewrites
+// a WAL bag's -shm even read-only). When dump.mjs cannot take the bag
+// directory (unparsable metadata.yaml), it is run on each storage file
+// bagread found.
+func runPeerOnBag(t *testing.T, dump, path string, b *bagread.Bag, topics []string) []record {
+	t.Helper()
+	cp := testenv.CopyTree(t, path)
+	recs, err := runPeer(t, dump, cp, topics)
+	if err == nil {
+		return recs
+	}
+	t.Logf("dump.mjs on the bag failed, retrying per storage file: %v", err)
+	recs = nil
+	st, err := os.Stat(cp)
+	if err != nil || !st.IsDir() {
+		t.Fatalf("peer: cannot retry %s per file", path)
+	}
+	for _, f := range b.Files {
+		// bagread may report a private copy's path: take the name only.
+		target := filepath.Join(cp, filepath.Base(f.Path))
+		r, err := runPeer(t, dump, target, topics)
+		if err != nil {
+			t.Fatalf("peer: %v", err)
+		}
+		recs = append(recs, r...)
+	}
+	return recs
+}
