@@ -129,3 +129,36 @@ func growLen(b []byte, n int) []byte {
 	copy(nb, b)
 	return nb
 }
+
+// decompressPartial decodes as much of a torn chunk as its bytes allow
+// (streaming, bounded by the declared size and the limit).
+func (c *chunkDecompressor) decompressPartial(compression string, src []byte, size uint64, dst []byte) []byte {
+	var r io.Reader
+	switch compression {
+	case "":
+		return src
+	case "zstd":
+		d, err := zstd.NewReader(bytes.NewReader(src), zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxMemory(uint64(c.limit)))
+		if err != nil {
+			return nil
+		}
+		defer d.Close()
+		r = d
+	case "lz4":
+		r = lz4.NewReader(bytes.NewReader(src))
+	default:
+		return nil
+	}
+	size = min(size, uint64(c.limit))
+	out := dst[:0]
+	for uint64(len(out)) < size {
+		n := len(out)
+		out = growLen(out, n+int(min(size-uint64(n), 1<<20)))
+		m, err := io.ReadFull(r, out[n:])
+		out = out[:n+m]
+		if err != nil {
+			break
+		}
+	}
+	return out
+}

@@ -286,7 +286,13 @@ func scanMCAP(h *mcapHandle) (*mcapInfo, error) {
 	if p := s.problems(); len(p) > 0 {
 		last := p[len(p)-1]
 		info.recovery = &Recovery{Reason: last.Err.Error(), Offset: last.Offset, Recovered: info.messages}
-	} else if !s.sawEnd {
+	} else if s.sawFooter {
+		// Complete file whose summary lacked what bagread needs
+		// (e.g. no Statistics): scanned, nothing lost.
+	} else if s.sawEnd {
+		info.recovery = &Recovery{Reason: fmt.Sprintf("MCAP summary/footer unreadable (data section complete up to byte %d): read sequentially, recovered %d messages", s.rr.off, info.messages),
+			Offset: s.rr.off, Recovered: info.messages}
+	} else {
 		info.recovery = &Recovery{Reason: fmt.Sprintf("MCAP has no summary/footer (ends at byte %d): read sequentially, recovered %d messages", s.rr.off, info.messages),
 			Offset: s.rr.off, Recovered: info.messages}
 	}

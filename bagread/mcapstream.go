@@ -29,13 +29,17 @@ type mcapStream struct {
 	chunkStart       int64
 	chunk            chunkHeader
 
-	msg     rawMessage
-	curChan uint16
-	n       uint64
-	unknown uint64 // messages on channels never declared
-	probs   []Problem
-	done    bool
-	sawEnd  bool
+	salvage   bool  // current chunk is the torn last one
+	stopAt    int64 // offset of the torn record, once salvaged
+	stopErr   error
+	msg       rawMessage
+	curChan   uint16
+	n         uint64
+	unknown   uint64 // messages on channels never declared
+	probs     []Problem
+	done      bool
+	sawEnd    bool
+	sawFooter bool
 }
 
 func newMCAPStream(h *mcapHandle, fileIndex int, sel selection, scan bool) (*mcapStream, error) {
@@ -110,14 +114,24 @@ func (s *mcapStream) next() bool {
 			}
 			continue
 		}
+		if s.stopErr != nil {
+			s.stop(s.stopAt, s.stopErr)
+			s.stopErr = nil
+		}
 		if s.done {
 			return false
 		}
 		op, length, start, err := s.rr.header()
 		if err != nil {
 			if err == io.EOF {
-				s.done = true
+				s.endClean()
 				return false
+			}
+			var te *TruncatedError
+			if op == opChunk && errors.As(err, &te) {
+				// Keep the complete messages of the torn last chunk.
+				s.salvageTail(start, err)
+				continue
 			}
 			s.stop(start, err)
 			return false
@@ -163,10 +177,21 @@ func (s *mcapStream) next() bool {
 			if s.scan {
 				s.h.info.profile, s.h.info.library, _ = parseHeader(body)
 			}
-		case opDataEnd, opFooter:
-			// The summary after DataEnd repeats what the data held.
+		case opDataEnd:
+			// The summary after DataEnd repeats what the data held; only
+			// Open's scan goes on, to see whether the file is complete.
 			s.sawEnd = true
-			s.done = true
+			if !s.scan {
+				s.endClean()
+				return false
+			}
+			if err := s.rr.skip(length); err != nil {
+				s.stop(start, err)
+				return false
+			}
+		case opFooter:
+			s.sawEnd, s.sawFooter = true, true
+			s.endClean()
 			return false
 		default:
 			if err := s.rr.skip(length); err != nil {
@@ -174,6 +199,15 @@ func (s *mcapStream) next() bool {
 				return false
 			}
 		}
+	}
+}
+
+// endClean ends a file that had no torn record; a file whose summary was
+// unusable still reports why it was read sequentially.
+func (s *mcapStream) endClean() {
+	s.done = true
+	if r := s.h.info.recovery; r != nil && !s.scan && len(s.probs) == 0 {
+		s.probs = append(s.probs, Problem{FileIndex: s.fileIndex, File: s.h.path, Offset: r.Offset, Recovered: s.n, Err: errors.New(r.Reason)})
 	}
 }
 
@@ -190,6 +224,7 @@ func (s *mcapStream) loadChunk(start int64, body []byte) {
 		if err == nil {
 			s.chunk, s.chunkStart = ch, start
 			s.inChunk, s.chunkLen = recs, len(recs)
+			s.salvage = false
 			return
 		}
 	}
@@ -202,6 +237,9 @@ func (s *mcapStream) nextInChunk() bool {
 	pos := int64(s.chunkLen - len(rest))
 	if len(rest) < 9 {
 		s.inChunk = nil
+		if s.salvage {
+			return false
+		}
 		s.problem(s.chunkStart, fmt.Errorf("MCAP chunk at byte %d: torn record header at chunk offset %d", s.chunkStart, pos))
 		return false
 	}
@@ -209,6 +247,9 @@ func (s *mcapStream) nextInChunk() bool {
 	n := binary.LittleEndian.Uint64(rest[1:])
 	if n > uint64(len(rest)-9) {
 		s.inChunk = nil
+		if s.salvage {
+			return false // the cut; reported when the stream stops
+		}
 		s.problem(s.chunkStart, fmt.Errorf("MCAP chunk at byte %d: record opcode 0x%02x at chunk offset %d claims %d bytes, %d left", s.chunkStart, op, pos, n, len(rest)-9))
 		return false
 	}
@@ -331,6 +372,18 @@ func (m *chunkMerge) load(c chunkInfo) {
 		return
 	}
 	op, length, start, err := s.rr.header()
+	var te *TruncatedError
+	if op == opChunk && errors.As(err, &te) {
+		s.chunkBuf = nil
+		s.salvageTail(start, err)
+		s.stopErr = nil // the file-level problem is already reported
+		for len(s.inChunk) > 0 {
+			if s.nextInChunk() {
+				heap.Push(&m.pend, s.msg)
+			}
+		}
+		return
+	}
 	if err == nil && op != opChunk {
 		err = fmt.Errorf("chunk index points at opcode 0x%02x", op)
 	}
@@ -411,3 +464,39 @@ func (s *sortedStream) message() *rawMessage { return &s.msgs[s.i] }
 func (s *sortedStream) err() error           { return nil }
 func (s *sortedStream) problems() []Problem  { return s.base.probs }
 func (s *sortedStream) close() error         { return s.base.close() }
+
+// salvageTail reads what is left of a torn chunk record (the file ends
+// inside it) and decodes as much of it as the bytes allow, so every
+// complete message before the cut is kept; the stream stops after it.
+func (s *mcapStream) salvageTail(start int64, cause error) {
+	s.stopAt, s.stopErr = start, cause
+	var part []byte
+	if s.rr.size >= 0 {
+		left := s.rr.size - s.rr.off
+		if left > 0 && left <= s.h.limit {
+			part, _ = s.rr.body(&s.recBuf, uint64(left))
+		}
+	}
+	if len(part) == 0 {
+		return
+	}
+	c := cursor{b: part}
+	var ch chunkHeader
+	ch.start = c.u64("chunk message_start_time")
+	ch.end = c.u64("chunk message_end_time")
+	ch.usize = c.u64("chunk uncompressed_size")
+	ch.crc = c.u32("chunk uncompressed_crc")
+	ch.compression = c.str("chunk compression")
+	c.u64("chunk records length")
+	if c.err != nil {
+		return
+	}
+	ch.records = part[c.off:]
+	recs := s.dec.decompressPartial(ch.compression, ch.records, ch.usize, s.chunkBuf)
+	if ch.compression != "" {
+		s.chunkBuf = recs
+	}
+	s.chunk, s.chunkStart = ch, start
+	s.inChunk, s.chunkLen = recs, len(recs)
+	s.salvage = true
+}

@@ -1,0 +1,395 @@
+package bagread
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"database/sql"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"reflect"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/bagclock/bagclock/internal/testenv"
+	"github.com/foxglove/mcap/go/mcap"
+	"github.com/klauspost/compress/zstd"
+)
+
+func hashTree(t *testing.T, dir string) map[string][32]byte {
+	t.Helper()
+	out := map[string][32]byte{}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		b, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[e.Name()] = sha256.Sum256(b)
+	}
+	return out
+}
+
+// A WAL bag yields the WAL's messages and its files stay byte-identical.
+func TestWALBagUntouched(t *testing.T) {
+	shared := testenv.SharedBag(t, "tb3-unclean-wal-no-metadata")
+	for _, tc := range []struct {
+		name string
+		dir  string
+	}{
+		{"copy", testenv.CopyTree(t, shared)},
+		{"read-only shared dir", shared},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			before := hashTree(t, tc.dir)
+			b, err := Open(tc.dir, Options{TempDir: t.TempDir()})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if b.MessageCount != 2457 {
+				t.Errorf("MessageCount %d, PROVENANCE says 2457 with the WAL", b.MessageCount)
+			}
+			f := b.Files[0]
+			if !f.PrivateCopy || f.Recovery == nil || f.Recovery.WALMessages != 2457-2120 {
+				t.Errorf("file %+v recovery %+v: want a private copy with 337 WAL-only messages", f, f.Recovery)
+			}
+			got, probs, errs := collect(t, b, ReadOptions{})
+			if len(got) != 2457 || len(probs) > 0 || len(errs) > 0 {
+				t.Errorf("read %d messages, problems %v, errors %v", len(got), probs, errs)
+			}
+			if err := b.Close(); err != nil {
+				t.Fatal(err)
+			}
+			if after := hashTree(t, tc.dir); !reflect.DeepEqual(before, after) {
+				t.Errorf("bag files changed by reading")
+			}
+		})
+	}
+}
+
+// Generated db3 files of every schema version read back exactly, in both
+// orders, with orphans reported and the topic filter pushed down.
+func TestDB3Schemas(t *testing.T) {
+	for schema := 1; schema <= 4; schema++ {
+		t.Run(fmt.Sprint("schema", schema), func(t *testing.T) {
+			p := tempPath(t, "x_0.db3")
+			want := writeDB3(t, p, schema, 50, true)
+			b, err := Open(p, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer b.Close()
+			if b.Files[0].SchemaVersion != schema || b.OrphanMessages != 1 || b.MessageCount != 51 {
+				t.Errorf("schema %d orphans %d messages %d", b.Files[0].SchemaVersion, b.OrphanMessages, b.MessageCount)
+			}
+			got, _, errs := collect(t, b, ReadOptions{Order: RecordOrder})
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("record order differs from what was written")
+			}
+			if len(errs) != 1 || !errors.Is(errs[0], ErrOrphanMessage) || !strings.Contains(errs[0].Error(), "rowid 51") {
+				t.Errorf("orphan errors: %v", errs)
+			}
+			sorted := append([]genMessage(nil), want...)
+			sort.SliceStable(sorted, func(i, j int) bool { return sorted[i].logTime < sorted[j].logTime })
+			got, _, _ = collect(t, b, ReadOptions{Order: TimeOrder})
+			if !reflect.DeepEqual(got, sorted) {
+				t.Errorf("time order differs from the sorted messages")
+			}
+			got, _, errs = collect(t, b, ReadOptions{Topics: []string{"/tf"}})
+			if len(got) != 25 || len(errs) != 0 {
+				t.Errorf("topic filter: %d messages, %d errors", len(got), len(errs))
+			}
+			for _, m := range got {
+				if m.topic != "/tf" {
+					t.Fatalf("filter leaked %s", m.topic)
+				}
+			}
+		})
+	}
+}
+
+// Generated MCAP files (chunked zstd/lz4/none, unchunked, without index,
+// out of order) read back exactly in both orders.
+func TestMCAPVariants(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		spec genSpec
+	}{
+		{"zstd chunks", genSpec{chunked: true, compression: mcap.CompressionZSTD, chunkSize: 2000, n: 300}},
+		{"lz4 chunks", genSpec{chunked: true, compression: mcap.CompressionLZ4, chunkSize: 2000, n: 300}},
+		{"plain chunks", genSpec{chunked: true, compression: mcap.CompressionNone, chunkSize: 2000, n: 300}},
+		{"unchunked", genSpec{chunked: false, n: 300}},
+		{"zstd chunks unsorted", genSpec{chunked: true, compression: mcap.CompressionZSTD, chunkSize: 1500, n: 300, jitter: true}},
+		{"unchunked unsorted", genSpec{chunked: false, n: 300, jitter: true}},
+		{"no index unsorted", genSpec{chunked: true, compression: mcap.CompressionLZ4, chunkSize: 1500, n: 300, jitter: true, noIndex: true}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := tempPath(t, "gen.mcap")
+			want := writeMCAP(t, p, tc.spec)
+			checkMCAPFile(t, p, want)
+			// The same file FILE-compressed: streamed through zstd.
+			zp := p + ".zstd"
+			zstdFile(t, p, zp)
+			checkMCAPFile(t, zp, want)
+		})
+	}
+}
+
+func zstdFile(t *testing.T, src, dst string) {
+	t.Helper()
+	data, err := os.ReadFile(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	enc, _ := zstd.NewWriter(&buf)
+	enc.Write(data)
+	enc.Close()
+	if err := os.WriteFile(dst, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func checkMCAPFile(t *testing.T, p string, want []genMessage) {
+	t.Helper()
+	b, err := Open(p, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	if b.MessageCount != uint64(len(want)) || b.Topic("/scan") == nil || b.Topic("/scan").Type != "sensor_msgs/msg/LaserScan" {
+		t.Fatalf("%s: %d messages, topics %+v", p, b.MessageCount, b.Topics)
+	}
+	if q := b.Topic("/tf").QoS; len(q) != 1 || q[0].Reliability != "best_effort" || q[0].Depth != 10 {
+		t.Errorf("QoS from channel metadata: %+v", q)
+	}
+	got, probs, errs := collect(t, b, ReadOptions{Order: RecordOrder})
+	if !reflect.DeepEqual(got, want) || len(probs)+len(errs) > 0 {
+		t.Errorf("%s: record order: %d of %d messages equal? %v; problems %v %v", p, len(got), len(want), reflect.DeepEqual(got, want), probs, errs)
+	}
+	sorted := append([]genMessage(nil), want...)
+	sort.SliceStable(sorted, func(i, j int) bool { return sorted[i].logTime < sorted[j].logTime })
+	got, _, _ = collect(t, b, ReadOptions{Order: TimeOrder})
+	if !reflect.DeepEqual(got, sorted) {
+		t.Errorf("%s: time order differs from the stably sorted messages", p)
+	}
+	got, _, _ = collect(t, b, ReadOptions{Order: TimeOrder, Topics: []string{"/clock"}})
+	var clock []genMessage
+	for _, m := range sorted {
+		if m.topic == "/clock" {
+			clock = append(clock, m)
+		}
+	}
+	if !reflect.DeepEqual(got, clock) {
+		t.Errorf("%s: /clock filter in time order: %d messages, want %d", p, len(got), len(clock))
+	}
+}
+
+// lexerCount is an independent count of what is salvageable in a cut
+// MCAP: the mcap library's own lexer, counting messages until it fails.
+func lexerCount(t *testing.T, data []byte) int {
+	lex, err := mcap.NewLexer(bytes.NewReader(data), &mcap.LexerOptions{MaxRecordSize: 1 << 30, MaxDecompressedChunkSize: 1 << 30})
+	if err != nil {
+		return 0
+	}
+	defer lex.Close()
+	n := 0
+	buf := make([]byte, 1024)
+	for {
+		tok, rec, err := lex.Next(buf)
+		if err != nil {
+			return n
+		}
+		if cap(rec) > cap(buf) {
+			buf = rec
+		}
+		if tok == mcap.TokenMessage {
+			n++
+		}
+		if tok == mcap.TokenDataEnd || tok == mcap.TokenFooter {
+			return n
+		}
+	}
+}
+
+// Cut copies of real and generated MCAP files at several offsets: every
+// complete message before the cut is kept and the cut is reported.
+func TestTruncatedMCAP(t *testing.T) {
+	sources := map[string]string{}
+	if dir := os.Getenv("BAGCLOCK_SHARED"); dir != "" || true {
+		for _, rel := range []string{"rerun-rosbag2-humble-mcap/rosbag2_2025_09_10-13_03_56_0.mcap", "evo-nav2-turtlebot-mcap/nav2_turtlebot.mcap",
+			"rosbags-rs-test-bags/test_bag_mcap/test_bag_mcap.mcap", "rosbag2-head/rosbag2_py/test/resources/mcap/wbag/wbag_0.mcap"} {
+			sources[rel] = testenv.SharedBag(t, rel)
+		}
+	}
+	gen := tempPath(t, "lz4.mcap")
+	writeMCAP(t, gen, genSpec{chunked: true, compression: mcap.CompressionLZ4, chunkSize: 3000, n: 400})
+	sources["generated lz4"] = gen
+	flat := tempPath(t, "flat.mcap")
+	writeMCAP(t, flat, genSpec{n: 400})
+	sources["generated unchunked"] = flat
+	for name, src := range sources {
+		data, err := os.ReadFile(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, frac := range []float64{0.05, 0.3, 0.5, 0.77, 0.9, 0.999} {
+			cut := int(float64(len(data)) * frac)
+			t.Run(fmt.Sprintf("%s/cut%d", name, cut), func(t *testing.T) {
+				p := tempPath(t, "cut.mcap")
+				if err := os.WriteFile(p, data[:cut], 0o644); err != nil {
+					t.Fatal(err)
+				}
+				want := lexerCount(t, data[:cut])
+				b, err := Open(p, Options{})
+				if err != nil {
+					t.Fatalf("Open: %v", err)
+				}
+				defer b.Close()
+				f := b.Files[0]
+				if f.Recovery == nil || f.Indexed {
+					t.Fatalf("no recovery reported for a cut file: %+v", f)
+				}
+				if f.MessageCount != uint64(want) || f.Recovery.Recovered != uint64(want) {
+					t.Errorf("recovered %d (%d), mcap lexer reads %d", f.MessageCount, f.Recovery.Recovered, want)
+				}
+				if !strings.Contains(f.Recovery.Reason, "MCAP truncated at byte") && !strings.Contains(f.Recovery.Reason, "no summary/footer") && !strings.Contains(f.Recovery.Reason, "summary/footer unreadable") {
+					t.Errorf("reason %q", f.Recovery.Reason)
+				}
+				for _, order := range []Order{RecordOrder, TimeOrder} {
+					got, probs, errs := collect(t, b, ReadOptions{Order: order})
+					if len(got) != want || len(errs) > 0 {
+						t.Errorf("order %d: read %d, want %d (errors %v)", order, len(got), want, errs)
+					}
+					if len(probs) == 0 || probs[0].File != p {
+						t.Errorf("order %d: problems %v", order, probs)
+					}
+				}
+			})
+		}
+	}
+}
+
+// A corrupt MESSAGE-mode frame is one bad message, not a failed read.
+func TestBadMessageFrame(t *testing.T) {
+	dir := testenv.CopyTree(t, testenv.SharedBag(t, "rosbag2-reindex-test-bags/message_compression"))
+	db, err := sql.Open("sqlite3", filepath.Join(dir, "message_compression_1.db3"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec("UPDATE messages SET data = x'28b52ffd00ffffffffffff' WHERE id = 7"); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	b, err := Open(dir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	if b.CompressionMode != "MESSAGE" {
+		t.Errorf("compression mode %q not detected", b.CompressionMode)
+	}
+	got, probs, errs := collect(t, b, ReadOptions{})
+	if len(got) != 1126 || len(errs) != 1 || len(probs) != 0 {
+		t.Fatalf("got %d good, %d bad, problems %v", len(got), len(errs), probs)
+	}
+	msg := errs[0].Error()
+	if !strings.Contains(msg, "message_compression_1.db3") || !strings.Contains(msg, "rowid 7") || !strings.Contains(msg, "topic /") {
+		t.Errorf("error does not locate the message: %s", msg)
+	}
+	for _, m := range got {
+		if len(m.data) < 4 || m.data[0] != 0 {
+			t.Fatalf("message not decompressed to CDR: % x", m.data[:4])
+		}
+	}
+}
+
+// v<4 relative paths carry the bag dir name; v4 compressed bags sometimes
+// too: try as given, then the basename.
+func TestPathPrefixes(t *testing.T) {
+	src := filepath.Join(testenv.SharedBag(t, "ait-ros2bag-tools/test.bag"), "test.bag_0.db3")
+	for _, tc := range []struct {
+		version int
+		rel     string
+	}{{3, "mybag/mybag_0.db3"}, {4, "mybag/mybag_0.db3"}, {5, "mybag_0.db3"}, {4, "elsewhere/mybag_0.db3"}} {
+		dir := filepath.Join(t.TempDir(), "mybag")
+		os.Mkdir(dir, 0o755)
+		in, _ := os.ReadFile(src)
+		os.WriteFile(filepath.Join(dir, "mybag_0.db3"), in, 0o644)
+		md := fmt.Sprintf("rosbag2_bagfile_information:\n  version: %d\n  storage_identifier: sqlite3\n  relative_file_paths:\n    - %s\n  message_count: 2\n", tc.version, tc.rel)
+		os.WriteFile(filepath.Join(dir, "metadata.yaml"), []byte(md), 0o644)
+		b, err := Open(dir, Options{})
+		if err != nil {
+			t.Fatalf("v%d %s: %v", tc.version, tc.rel, err)
+		}
+		if b.MetadataReconstructed || len(b.Files) != 1 || b.MessageCount != 2 {
+			t.Errorf("v%d %s: reconstructed %v files %d messages %d", tc.version, tc.rel, b.MetadataReconstructed, len(b.Files), b.MessageCount)
+		}
+		b.Close()
+	}
+}
+
+func TestParseMetadata(t *testing.T) {
+	for _, tc := range []struct {
+		name, text string
+		want       MetadataTopic
+		version    int
+		bad        bool
+	}{
+		{"v1 topic_and_type", "rosbag2_bagfile_information:\n  version: 1\n  topics_with_message_count:\n    - topic_and_type:\n        name: /a\n        type: x/Y\n        serialization_format: cdr\n      message_count: 3\n",
+			MetadataTopic{Name: "/a", Type: "x/Y", SerializationFormat: "cdr", MessageCount: 3}, 1, false},
+		{"v4 qos string", "rosbag2_bagfile_information:\n  version: 4\n  topics_with_message_count:\n    - topic_metadata:\n        name: /a\n        type: x/Y\n        serialization_format: cdr\n        offered_qos_profiles: \"- history: 3\\n  depth: 0\\n  reliability: 1\\n  durability: 2\\n  deadline:\\n    sec: 2147483647\\n    nsec: 4294967295\\n  liveliness: 1\\n\"\n      message_count: 1\n",
+			MetadataTopic{Name: "/a", Type: "x/Y", SerializationFormat: "cdr", MessageCount: 1,
+				OfferedQoS: "- history: 3\n  depth: 0\n  reliability: 1\n  durability: 2\n  deadline:\n    sec: 2147483647\n    nsec: 4294967295\n  liveliness: 1\n",
+				QoS:        []QoSProfile{{History: "unknown", Reliability: "reliable", Durability: "volatile", Liveliness: "automatic", DeadlineNS: -1, LifespanNS: -1, LivelinessLeaseDurationNS: -1}}}, 4, false},
+		{"v9 qos list", "rosbag2_bagfile_information:\n  version: 9\n  topics_with_message_count:\n    - topic_metadata:\n        name: /a\n        type: x/Y\n        serialization_format: cdr\n        offered_qos_profiles:\n          - history: keep_last\n            depth: 5\n            reliability: best_effort\n            durability: transient_local\n            lifespan:\n              sec: 1\n              nsec: 5\n      message_count: 2\n",
+			MetadataTopic{Name: "/a", Type: "x/Y", SerializationFormat: "cdr", MessageCount: 2,
+				OfferedQoS: "- history: keep_last\n  depth: 5\n  reliability: best_effort\n  durability: transient_local\n  lifespan:\n    sec: 1\n    nsec: 5\n",
+				QoS:        []QoSProfile{{History: "keep_last", Depth: 5, Reliability: "best_effort", Durability: "transient_local", DeadlineNS: -1, LifespanNS: 1_000_000_005, LivelinessLeaseDurationNS: -1}}}, 9, false},
+		{"no wrapper (sqlite metadata table)", "version: 8\ntopics_with_message_count:\n  - topic_metadata:\n      name: /a\n      type: x/Y\n      serialization_format: cdr\n    message_count: 0\n",
+			MetadataTopic{Name: "/a", Type: "x/Y", SerializationFormat: "cdr"}, 8, false},
+		{"merge conflict", "rosbag2_bagfile_information:\n<<<<<<< HEAD\n  version: 5\n=======\n  version: 6\n>>>>>>> x\n", MetadataTopic{}, 0, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			md, err := ParseMetadata([]byte(tc.text))
+			if tc.bad {
+				if err == nil {
+					t.Fatal("want an error")
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if md.Version != tc.version || len(md.Topics) != 1 || !reflect.DeepEqual(md.Topics[0], tc.want) {
+				t.Errorf("got v%d %+v\nwant %+v", md.Version, md.Topics, tc.want)
+			}
+		})
+	}
+}
+
+// Opening a directory of unrelated loose files, or garbage, fails with an
+// error that names the path.
+func TestOpenErrors(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "a.db3"), []byte("not sqlite at all, not mcap either"), 0o644)
+	os.WriteFile(filepath.Join(dir, "b.mcap"), []byte("x"), 0o644)
+	if _, err := Open(dir, Options{}); err == nil || !strings.Contains(err.Error(), dir) {
+		t.Errorf("dir of unrelated files: %v", err)
+	}
+	p := filepath.Join(dir, "a.db3")
+	if _, err := Open(p, Options{}); err == nil || !strings.Contains(err.Error(), p) {
+		t.Errorf("garbage file: %v", err)
+	}
+	var fe *FileError
+	if _, err := Open(p, Options{}); !errors.As(err, &fe) {
+		t.Errorf("want a *FileError, got %T", err)
+	}
+	_ = io.EOF
+}
