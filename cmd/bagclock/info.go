@@ -170,9 +170,21 @@ func printInfo(w io.Writer, r *inventory.Report) {
 	tw.Flush()
 	for _, t := range r.Topics {
 		if len(t.QoS) > 0 {
+			// Publishers usually offer identical profiles: print each once
+			// with a count.
 			var parts []string
+			seen := map[string]int{}
 			for _, q := range t.QoS {
-				parts = append(parts, fmt.Sprintf("%s/%d %s %s %s", q.History, q.Depth, q.Reliability, q.Durability, q.Liveliness))
+				p := fmt.Sprintf("%s/%d %s %s %s", q.History, q.Depth, q.Reliability, q.Durability, q.Liveliness)
+				if seen[p] == 0 {
+					parts = append(parts, p)
+				}
+				seen[p]++
+			}
+			for i, p := range parts {
+				if n := seen[p]; n > 1 {
+					parts[i] = fmt.Sprintf("%s (x%d publishers)", p, n)
+				}
 			}
 			fmt.Fprintf(w, "  QoS %s: %s\n", t.Name, strings.Join(parts, "; "))
 		}
