@@ -66,14 +66,19 @@ func peerJS(t *testing.T) string {
 	if _, err := os.Stat(marker); err != nil {
 		installPeer(t, src, base, dir)
 	}
-	// Refresh the scripts (cheap) so a changed dump.mjs is always used.
-	for _, f := range []string{"dump.mjs", "package.json"} {
-		b, err := os.ReadFile(filepath.Join(src, f))
+	// Refresh the scripts (cheap) so changed scripts are always used; ours
+	// (testdata/dumplog.mjs) goes beside them to find node_modules.
+	for _, f := range [][2]string{
+		{filepath.Join(src, "dump.mjs"), "dump.mjs"},
+		{filepath.Join(src, "package.json"), "package.json"},
+		{filepath.Join("testdata", "dumplog.mjs"), "bagclock-dumplog.mjs"},
+	} {
+		b, err := os.ReadFile(f[0])
 		if err != nil {
 			t.Fatalf("peer: %v", err)
 		}
-		if old, _ := os.ReadFile(filepath.Join(dir, f)); !bytes.Equal(old, b) {
-			if err := os.WriteFile(filepath.Join(dir, f), b, 0o644); err != nil {
+		if old, _ := os.ReadFile(filepath.Join(dir, f[1])); !bytes.Equal(old, b) {
+			if err := os.WriteFile(filepath.Join(dir, f[1]), b, 0o644); err != nil {
 				t.Fatalf("peer: %v", err)
 			}
 		}
