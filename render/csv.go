@@ -1,0 +1,147 @@
+package render
+
+import (
+	"encoding/csv"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+
+	"github.com/bagclock/bagclock/analysis"
+)
+
+// CSVHeader is the CSV header row. The first eleven columns are fixed by
+// the command-line contract; later columns may be appended, never reordered.
+var CSVHeader = []string{
+	"topic", "scan_index", "log_time_ns", "stamp_ns", "frame_id", "target_frame",
+	"tf_latest_ns", "diff_s", "class", "filter_outcome", "filter_reason",
+	"publish_time_ns", "clock_ns", "stalest_parent", "stalest_child", "stalest_topic",
+	"filter_wait_ns", "filter_wait_tf_messages", "filter_log_line",
+}
+
+// CSVWriter writes one CSV row per (scan, target) as rows stream out of the
+// analysis. Create it with NewCSV; its Row method is an analysis.ScanSink.
+type CSVWriter struct {
+	w      *csv.Writer
+	header bool
+	rec    []string
+	err    error
+}
+
+// NewCSV returns a writer that writes CSVHeader before the first row (or on
+// Flush, if no row came) and then one line per row to w.
+func NewCSV(w io.Writer) *CSVWriter {
+	return &CSVWriter{w: csv.NewWriter(w), rec: make([]string, len(CSVHeader))}
+}
+
+// Row writes one (scan, target) row. The row is not retained, so the caller
+// may reuse it. After the first write error every call returns that error.
+func (c *CSVWriter) Row(r *analysis.ScanRow) error {
+	if c.err != nil {
+		return c.err
+	}
+	if r == nil {
+		return nil
+	}
+	if err := c.writeHeader(); err != nil {
+		return err
+	}
+	rec := c.rec
+	rec[0] = r.Topic
+	rec[1] = strconv.FormatUint(r.ScanIndex, 10)
+	rec[2] = strconv.FormatInt(r.LogTimeNS, 10)
+	rec[3] = strconv.FormatInt(r.StampNS, 10)
+	rec[4] = r.FrameID
+	rec[5] = r.TargetFrame
+	rec[6], rec[7] = "", ""
+	if r.HasTF {
+		rec[6] = strconv.FormatInt(r.TFLatestNS, 10)
+		rec[7] = diffSeconds(r)
+	}
+	rec[8] = string(r.Class)
+	rec[9] = r.FilterOutcome
+	rec[10] = r.FilterReason
+	rec[11] = ""
+	if r.HasPublishTime {
+		rec[11] = strconv.FormatInt(r.PublishTimeNS, 10)
+	}
+	rec[12] = ""
+	if r.HasClock {
+		rec[12] = strconv.FormatInt(r.ClockNS, 10)
+	}
+	rec[13] = r.StalestParent
+	rec[14] = r.StalestChild
+	rec[15] = r.StalestTopic
+	rec[16] = strconv.FormatInt(r.FilterWaitNS, 10)
+	rec[17] = strconv.Itoa(r.FilterWaitTF)
+	rec[18] = r.FilterLogLine
+	if err := c.w.Write(rec); err != nil {
+		c.err = fmt.Errorf("render: csv row %s #%d: %w", r.Topic, r.ScanIndex, err)
+	}
+	return c.err
+}
+
+// Flush writes the header if no row was written yet and flushes buffered
+// output, returning the first error met.
+func (c *CSVWriter) Flush() error {
+	if c.err != nil {
+		return c.err
+	}
+	if err := c.writeHeader(); err != nil {
+		return err
+	}
+	c.w.Flush()
+	if err := c.w.Error(); err != nil {
+		c.err = fmt.Errorf("render: csv flush: %w", err)
+	}
+	return c.err
+}
+
+func (c *CSVWriter) writeHeader() error {
+	if c.header {
+		return nil
+	}
+	c.header = true
+	if err := c.w.Write(CSVHeader); err != nil {
+		c.err = fmt.Errorf("render: csv header: %w", err)
+	}
+	return c.err
+}
+
+// diffSeconds formats stamp − tf_latest in seconds with exactly nine
+// decimals. It works on the integer nanoseconds, because a float64 near
+// 1.79e9 s cannot hold nanoseconds; it falls back to DiffS only when the
+// subtraction would overflow, and returns "" for a non-finite DiffS then.
+func diffSeconds(r *analysis.ScanRow) string {
+	if d, ok := subNS(r.StampNS, r.TFLatestNS); ok {
+		return formatNSAsSeconds(d)
+	}
+	if math.IsNaN(r.DiffS) || math.IsInf(r.DiffS, 0) {
+		return ""
+	}
+	return strconv.FormatFloat(r.DiffS, 'f', 9, 64)
+}
+
+// subNS returns a − b and whether it fits in an int64.
+func subNS(a, b int64) (int64, bool) {
+	d := a - b
+	if (b > 0 && d > a) || (b < 0 && d < a) {
+		return 0, false
+	}
+	return d, true
+}
+
+// formatNSAsSeconds writes ns as seconds with nine decimals, exactly:
+// -1500000000 → "-1.500000000".
+func formatNSAsSeconds(ns int64) string {
+	neg := ns < 0
+	u := uint64(ns)
+	if neg {
+		u = uint64(-(ns + 1)) + 1 // safe for math.MinInt64
+	}
+	s := strconv.FormatUint(u/1e9, 10) + "." + fmt.Sprintf("%09d", u%1e9)
+	if neg {
+		return "-" + s
+	}
+	return s
+}

@@ -1,0 +1,225 @@
+package render
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/bagclock/bagclock/analysis"
+)
+
+// JSONWriter streams a report as one JSON object: the "scans" array first,
+// one row per line as rows arrive, then the rest of the report at Finish.
+// The schema is in doc.go and SCHEMA.md. Its Row method is an
+// analysis.ScanSink.
+type JSONWriter struct {
+	w        *bufio.Writer
+	rows     int
+	finished bool
+	err      error
+}
+
+// NewJSON returns a writer that writes to w. Nothing is written until the
+// first Row or Finish.
+func NewJSON(w io.Writer) *JSONWriter {
+	return &JSONWriter{w: bufio.NewWriterSize(w, 64<<10)}
+}
+
+// errFinished is returned by Row after Finish.
+var errFinished = errors.New("render: json: row after Finish")
+
+// jsonScan is one element of "scans". Optional values are pointers so that
+// "absent" is null rather than a misleading 0.
+type jsonScan struct {
+	Topic         string       `json:"topic"`
+	ScanIndex     uint64       `json:"scan_index"`
+	LogTimeNS     int64        `json:"log_time_ns"`
+	StampNS       int64        `json:"stamp_ns"`
+	FrameID       string       `json:"frame_id"`
+	TargetFrame   string       `json:"target_frame"`
+	TFLatestNS    *int64       `json:"tf_latest_ns"`
+	DiffS         *json.Number `json:"diff_s"`
+	Class         string       `json:"class"`
+	FilterOutcome string       `json:"filter_outcome"`
+	FilterReason  string       `json:"filter_reason"`
+	PublishTimeNS *int64       `json:"publish_time_ns"`
+	ClockNS       *int64       `json:"clock_ns"`
+	Stalest       *jsonLink    `json:"stalest_link"`
+	FilterWaitNS  int64        `json:"filter_wait_ns"`
+	FilterWaitTF  int          `json:"filter_wait_tf_messages"`
+	FilterLogLine string       `json:"filter_log_line"`
+}
+
+type jsonLink struct {
+	Parent string `json:"parent"`
+	Child  string `json:"child"`
+	Topic  string `json:"topic"`
+}
+
+func newJSONScan(r *analysis.ScanRow) jsonScan {
+	s := jsonScan{
+		Topic:         r.Topic,
+		ScanIndex:     r.ScanIndex,
+		LogTimeNS:     r.LogTimeNS,
+		StampNS:       r.StampNS,
+		FrameID:       r.FrameID,
+		TargetFrame:   r.TargetFrame,
+		Class:         string(r.Class),
+		FilterOutcome: r.FilterOutcome,
+		FilterReason:  r.FilterReason,
+		FilterWaitNS:  r.FilterWaitNS,
+		FilterWaitTF:  r.FilterWaitTF,
+		FilterLogLine: r.FilterLogLine,
+	}
+	if r.HasTF {
+		tf := r.TFLatestNS
+		s.TFLatestNS = &tf
+		if d := diffSeconds(r); d != "" {
+			n := json.Number(d)
+			s.DiffS = &n
+		}
+	}
+	if r.HasPublishTime {
+		p := r.PublishTimeNS
+		s.PublishTimeNS = &p
+	}
+	if r.HasClock {
+		c := r.ClockNS
+		s.ClockNS = &c
+	}
+	if r.StalestParent != "" || r.StalestChild != "" {
+		s.Stalest = &jsonLink{Parent: r.StalestParent, Child: r.StalestChild, Topic: r.StalestTopic}
+	}
+	return s
+}
+
+func (j *JSONWriter) open() {
+	if j.rows == 0 && j.err == nil {
+		_, j.err = j.w.WriteString(`{"scans":[`)
+	}
+}
+
+// Row appends one (scan, target) row to "scans". The row is not retained.
+// After the first error every call returns that error.
+func (j *JSONWriter) Row(r *analysis.ScanRow) error {
+	if j.finished {
+		return errFinished
+	}
+	if j.err != nil || r == nil {
+		return j.err
+	}
+	b, err := json.Marshal(newJSONScan(r))
+	if err != nil {
+		j.err = fmt.Errorf("render: json row %s #%d: %w", r.Topic, r.ScanIndex, err)
+		return j.err
+	}
+	j.open()
+	sep := ",\n"
+	if j.rows == 0 {
+		sep = "\n"
+	}
+	j.rows++
+	if j.err == nil {
+		_, j.err = j.w.WriteString(sep)
+	}
+	if j.err == nil {
+		_, j.err = j.w.Write(b)
+	}
+	if j.err != nil {
+		j.err = fmt.Errorf("render: json row %d: %w", j.rows, j.err)
+	}
+	return j.err
+}
+
+// Finish closes "scans", writes every other key of rep in the order of
+// analysis.Report's fields, closes the object and flushes. A nil rep (the
+// analysis failed) still closes the object, with "scans" as its only key.
+// Non-finite floats in rep make Finish fail: JSON cannot hold them.
+func (j *JSONWriter) Finish(rep *analysis.Report) error {
+	if j.finished {
+		return errFinished
+	}
+	j.finished = true
+	if j.err != nil {
+		return j.err
+	}
+	var rest []byte
+	if rep != nil {
+		b, err := json.MarshalIndent(normalized(rep), "", "  ")
+		if err != nil {
+			j.err = fmt.Errorf("render: json report: %w", err)
+			return j.err
+		}
+		// b is "{\n  "bag": ...}": keep everything after the brace.
+		rest = bytes.TrimPrefix(b, []byte("{"))
+	}
+	j.open()
+	if j.err == nil {
+		if j.rows > 0 {
+			_, j.err = j.w.WriteString("\n")
+		}
+	}
+	if j.err == nil {
+		if rest != nil && !bytes.Equal(bytes.TrimSpace(rest), []byte("}")) {
+			_, j.err = j.w.WriteString("],")
+			if j.err == nil {
+				_, j.err = j.w.Write(rest)
+			}
+		} else {
+			_, j.err = j.w.WriteString("]}")
+		}
+	}
+	if j.err == nil {
+		_, j.err = j.w.WriteString("\n")
+	}
+	if j.err == nil {
+		j.err = j.w.Flush()
+	}
+	if j.err != nil {
+		j.err = fmt.Errorf("render: json finish: %w", j.err)
+	}
+	return j.err
+}
+
+// normalized returns a shallow copy of rep whose nil slices and maps are
+// empty, so that consumers see [] and {} rather than null. rep is not
+// modified.
+func normalized(rep *analysis.Report) *analysis.Report {
+	c := *rep
+	c.Bag.Files = nonNil(c.Bag.Files)
+	c.Settings.ScanTopics = nonNil(c.Settings.ScanTopics)
+	c.Settings.TargetFrames = nonNil(c.Settings.TargetFrames)
+	if c.Summary.Classes == nil {
+		c.Summary.Classes = map[string]int{}
+	}
+	if c.Summary.Filter == nil {
+		c.Summary.Filter = map[string]int{}
+	}
+	c.Summary.ClockJumps = nonNil(c.Summary.ClockJumps)
+	c.Summary.Findings = nonNil(c.Summary.Findings)
+	c.Verdict.Evidence = nonNil(c.Verdict.Evidence)
+	c.Verdict.Commands = nonNil(c.Verdict.Commands)
+	c.ClockJumps = nonNil(c.ClockJumps)
+	c.StampJumps = nonNil(c.StampJumps)
+	c.Stalls = nonNil(c.Stalls)
+	c.Skew = nonNil(c.Skew)
+	c.TFTree = nonNil(c.TFTree)
+	c.Rosout = nonNil(c.Rosout)
+	c.Skipped = nonNil(c.Skipped)
+	if c.Series.Diff == nil {
+		c.Series.Diff = map[string][]analysis.Point{}
+	}
+	c.Series.Clock = nonNil(c.Series.Clock)
+	c.Series.Outcomes = nonNil(c.Series.Outcomes)
+	return &c
+}
+
+func nonNil[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
+}
