@@ -58,6 +58,10 @@ func TestInfoSharedBags(t *testing.T) {
 		{"tb3-unclean-wal-no-metadata", "sqlite3", 2457, true, "/clock", 225, 1383493e6, 1405960e6},
 		{"evo-nav2-turtlebot-mcap", "mcap", 8197, true, "/tf", 5422, 9288e8, 10264e8},
 		{"tb3-roomba-v4-empty-scan", "sqlite3", 10078, false, "/scan", 0, 0, 0},
+		// The two deliberately empty bags: a FILE-compressed Foxy bag and
+		// rosbag2's own empty test bag (with -wal and -shm).
+		{"rosbag2-compressed-bag-foxy", "sqlite3", 0, false, "/rosout", 0, 0, 0},
+		{"rosbag2-head/ros2bag/test/resources/empty_bag", "sqlite3", 0, false, "/rosout", 0, 0, 0},
 	}
 	for _, tc := range tests {
 		t.Run(tc.bag, func(t *testing.T) {
