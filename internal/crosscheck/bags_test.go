@@ -24,6 +24,19 @@ import (
 func sharedBags(t *testing.T) (root string, bags []string) {
 	t.Helper()
 	root = filepath.Join(testenv.SharedDir(t), "bags")
+	bags, err := listBags(root)
+	if err != nil {
+		t.Fatalf("listing %s: %v", root, err)
+	}
+	if len(bags) == 0 {
+		t.Fatalf("no bags found under %s", root)
+	}
+	return root, bags
+}
+
+// listBags does the walking for sharedBags.
+func listBags(root string) ([]string, error) {
+	var bags []string
 	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || !d.IsDir() {
 			return err
@@ -58,13 +71,7 @@ func sharedBags(t *testing.T) (root string, bags []string) {
 		}
 		return nil
 	})
-	if err != nil {
-		t.Fatalf("listing %s: %v", root, err)
-	}
-	if len(bags) == 0 {
-		t.Fatalf("no bags found under %s", root)
-	}
-	return root, bags
+	return bags, err
 }
 
 // splitStem matches what follows a split bag's common stem.
