@@ -42,8 +42,10 @@ type DecodeError struct {
 func (e *DecodeError) Error() string {
 	b := make([]byte, 0, 128)
 	b = append(b, "cdr: "...)
-	b = append(b, e.Type...)
-	b = append(b, ": "...)
+	if e.Type != "" {
+		b = append(b, e.Type...)
+		b = append(b, ": "...)
+	}
 	b = append(b, e.Field...)
 	b = append(b, " at byte "...)
 	b = strconv.AppendInt(b, int64(e.Offset), 10)

@@ -2,6 +2,21 @@
 // (LaserScan, TFMessage, Clock, rcl_interfaces/Log and their parts) from
 // XCDR1 bytes as rmw writes them, by hand. It imports no other bagclock
 // package and never panics on bad input.
+//
+// Every decoder takes a whole serialized message, 4-byte encapsulation
+// header included (plain CDR, little or big endian; XCDR2 and PL_CDR are
+// refused by name). Failures are *DecodeError values naming the type, the
+// field path and the byte offset; errors.Is tells short input
+// (io.ErrUnexpectedEOF) from lying length prefixes (ErrBadLength) and
+// unsupported encodings (ErrUnsupportedEncapsulation). A length prefix is
+// checked against the bytes left before anything is allocated for it.
+//
+// DecodeX returns fresh values. DecodeXInto reuses the destination's slices
+// and unchanged strings, for hot loops; the destination's slices are then
+// valid only until the next call with it. Strings never alias the input.
+// Frame ids are kept byte for byte (invalid UTF-8 included); CheckFrameID
+// says what is wrong with one. AppendX encodes in the Append shape of
+// encoding/binary, byte for byte as rmw_fastrtps and rmw_cyclonedds write.
 package cdr
 
 // Time is builtin_interfaces/msg/Time.
