@@ -19,6 +19,22 @@ const (
 	// failed); only reachable with a tolerance.
 	DroppedUnknown Outcome = "dropped_unknown"
 	PendingAtEnd   Outcome = "pending_at_end"
+	// RejectedNegativeStamp: header.stamp.sec < 0 (StampNS < 0 here) makes
+	// the rclcpp::Time conversion inside tf2_ros's add() throw before the
+	// message is queued; the filter neither passes nor logs it (a real node
+	// usually dies of the exception). Not a tf2_ros reason.
+	RejectedNegativeStamp Outcome = "rejected_negative_stamp"
+)
+
+// tf2_ros's reason strings (get_filter_failure_reason_string, Galactic to
+// Rolling), as they appear inside the drop log line.
+const (
+	ReasonUnknown      = "unknown"
+	ReasonOutTheBack   = "the timestamp on the message is earlier than all the data in the transform cache"
+	ReasonEmptyFrameID = "the frame id of the message is empty"
+	ReasonQueueFull    = "discarding message because the queue is full"
+	// ReasonNegativeStamp is rclcpp's exception text, not a filter reason.
+	ReasonNegativeStamp = "cannot store a negative time point in rclcpp::Time"
 )
 
 // Params configures one filter. Zero values: QueueSize 0 = unbounded (as

@@ -1,0 +1,426 @@
+package msgfilter
+
+import (
+	"container/heap"
+	"strconv"
+
+	"github.com/bagclock/bagclock/analysis/tf"
+)
+
+// Group is what one tf2 BufferCore holds for its MessageFilters: the vector
+// of pending transformable requests (tf2's transformable_requests_), tested
+// after every successful insert in tf2's swap-remove order, and the
+// buffer_timeout timers of tf2_ros::Buffer::waitForTransform. Filters that
+// share a tf2_ros::Buffer in the emulated node (RViz displays, a costmap's
+// observation sources) belong in one Group so their requests interleave as
+// in tf2; New makes a private Group per filter, which gives the same
+// decisions and differs only in the order of simultaneous callbacks.
+//
+// The Group only reads the buffer (HasFrame, LatestCommonTime,
+// CanTransform, CacheTimeNS); the caller inserts transforms and then calls
+// TransformAdded. A Group is not safe for concurrent use, and onResult
+// callbacks must not call back into it.
+type Group struct {
+	buf     *tf.Buffer
+	reqs    []*request // tf2's transformable_requests_, in vector order
+	timers  timerHeap
+	seq     uint64 // timer creation order
+	now     int64  // latest time seen, for Finish
+	at      int64  // time of the event being processed: DecidedAtNS
+	tfCount int    // TransformAdded calls so far
+	filters []*Filter
+}
+
+// NewGroup returns an empty Group reading buf.
+func NewGroup(buf *tf.Buffer) *Group { return &Group{buf: buf} }
+
+// Filter emulates one tf2_ros::MessageFilter (Jazzy message_filter.h).
+type Filter struct {
+	g        *Group
+	targets  []string
+	p        Params
+	onResult func(Result)
+	expected int      // tf2_ros's expected_success_count_
+	queue    []*entry // tf2_ros's messages_, oldest first
+}
+
+// entry is one queued message (tf2_ros's MessageInfo).
+type entry struct {
+	msg     Msg
+	frame   string // slash-stripped frame id
+	success int    // callbacks received so far, failures included
+	queued  bool   // still in the queue (false once decided or evicted)
+	tfAt    int    // Group.tfCount at arrival
+	inAdd   bool   // decided synchronously inside Add
+}
+
+// request is one BufferCore transformable request, owned by an entry. A
+// request outlives its entry when the entry is evicted (QueueFull): tf2_ros
+// does not cancel it, and its later callback finds no message.
+type request struct {
+	f        *Filter
+	e        *entry
+	target   string
+	source   string
+	t        int64
+	deadline int64 // buffer_timeout expiry on the arrival clock; valid if timed
+	timed    bool
+	seq      uint64
+	heapIdx  int
+}
+
+// New returns a filter on buf for one target frame, in its own Group.
+// onResult receives every decision (it may be nil).
+func New(buf *tf.Buffer, target string, p Params, onResult func(Result)) *Filter {
+	return NewGroup(buf).NewFilter([]string{target}, p, onResult)
+}
+
+// NewFilter adds a filter for the given target frames (tf2_ros's
+// setTargetFrames; leading '/' stripped) to the group. A message must be
+// transformable into every target before it passes. With no targets, Add
+// ignores messages as tf2_ros does (no Result at all).
+func (g *Group) NewFilter(targets []string, p Params, onResult func(Result)) *Filter {
+	f := &Filter{g: g, p: p, onResult: onResult}
+	for _, t := range targets {
+		f.targets = append(f.targets, stripSlash(t))
+	}
+	per := 1
+	if p.ToleranceNS != 0 {
+		per = 2
+	}
+	f.expected = len(f.targets) * per
+	g.filters = append(g.filters, f)
+	return f
+}
+
+// Targets returns the filter's target frames.
+func (f *Filter) Targets() []string { return append([]string(nil), f.targets...) }
+
+// Params returns the filter's configuration.
+func (f *Filter) Params() Params { return f.p }
+
+// Queued returns how many messages wait in the filter's queue.
+func (f *Filter) Queued() int { return len(f.queue) }
+
+// Pending returns how many transformable requests the group's BufferCore
+// holds, including those of evicted messages that tf2_ros never cancels.
+func (g *Group) Pending() int { return len(g.reqs) }
+
+func stripSlash(s string) string {
+	if len(s) > 0 && s[0] == '/' {
+		return s[1:]
+	}
+	return s
+}
+
+// Add offers a message arriving at m.ArrivalNS (tf2_ros's add()). Timers due
+// at or before the arrival fire first. Decisions that fall inside Add (drops
+// of the evicted oldest message, immediate passes or drops of m) are
+// delivered before Add returns, in tf2_ros's order.
+func (f *Filter) Add(m Msg) {
+	g := f.g
+	g.advance(m.ArrivalNS)
+	g.at = m.ArrivalNS
+	if len(f.targets) == 0 {
+		return
+	}
+	if m.StampNS < 0 {
+		f.emit(Result{Key: m.Key, Outcome: RejectedNegativeStamp, Reason: ReasonNegativeStamp,
+			DecidedAtNS: m.ArrivalNS})
+		return
+	}
+	frame := stripSlash(m.FrameID)
+	if frame == "" {
+		f.emit(Result{Key: m.Key, Outcome: DroppedEmptyFrame, Reason: ReasonEmptyFrameID,
+			LogLine: LogLine(frame, m.StampNS, ReasonEmptyFrameID), DecidedAtNS: m.ArrivalNS})
+		return
+	}
+
+	// The oldest message goes before m's requests are even made, so m may
+	// evict a message although m itself then passes at once.
+	if f.p.QueueSize > 0 && len(f.queue)+1 > f.p.QueueSize {
+		old := f.queue[0]
+		f.queue = f.queue[1:]
+		old.queued = false
+		f.emit(f.result(old, DroppedQueueFull, ReasonQueueFull, m.ArrivalNS))
+	}
+	e := &entry{msg: m, frame: frame, queued: true, tfAt: g.tfCount, inAdd: true}
+	f.queue = append(f.queue, e)
+
+	for _, target := range f.targets {
+		f.wait(e, target, m.StampNS)
+		if f.p.ToleranceNS != 0 {
+			f.wait(e, target, m.StampNS+f.p.ToleranceNS)
+		}
+	}
+	e.inAdd = false
+}
+
+// wait is tf2_ros::Buffer::waitForTransform over BufferCore's
+// addTransformableRequest: handle 0 (transformable now) and all-ones (too
+// old) call back synchronously; anything else becomes a pending request.
+func (f *Filter) wait(e *entry, target string, t int64) {
+	g := f.g
+	if target == e.frame || g.buf.CanTransform(target, e.frame, t) {
+		f.callback(e, true)
+		return
+	}
+	if g.tooOld(target, e.frame, t) {
+		f.callback(e, false)
+		return
+	}
+	r := &request{f: f, e: e, target: target, source: e.frame, t: t, heapIdx: -1}
+	if f.p.BufferTimeoutNS > 0 {
+		r.timed = true
+		r.deadline = e.msg.ArrivalNS + f.p.BufferTimeoutNS
+		g.seq++
+		r.seq = g.seq
+		heap.Push(&g.timers, r)
+	}
+	g.reqs = append(g.reqs, r)
+}
+
+// tooOld is BufferCore's "never transformable" rule: both frames known, the
+// latest common time L of the path non-zero and t + cache_time < L. Any
+// error of getLatestCommonTime leaves L at 0, as in tf2.
+func (g *Group) tooOld(target, source string, t int64) bool {
+	if !g.buf.HasFrame(target) || !g.buf.HasFrame(source) {
+		return false
+	}
+	l, err := g.buf.LatestCommonTime(target, source)
+	if err != nil || l == 0 {
+		return false
+	}
+	return t+g.buf.CacheTimeNS() < l
+}
+
+// callback is tf2_ros's transformReadyCallback: every callback counts, and
+// only the last one's outcome (ok) decides, followed by a fresh
+// canTransform of every target.
+func (f *Filter) callback(e *entry, ok bool) {
+	if !e.queued {
+		return // evicted earlier: tf2_ros finds no message for the handle
+	}
+	e.success++
+	if e.success < f.expected {
+		return
+	}
+	f.remove(e)
+	now := f.g.at
+	if !ok {
+		f.emit(f.result(e, DroppedOutTheBack, ReasonOutTheBack, now))
+		return
+	}
+	for _, target := range f.targets {
+		if !f.g.buf.CanTransform(target, e.frame, e.msg.StampNS) ||
+			(f.p.ToleranceNS != 0 && !f.g.buf.CanTransform(target, e.frame, e.msg.StampNS+f.p.ToleranceNS)) {
+			f.emit(f.result(e, DroppedUnknown, ReasonUnknown, now))
+			return
+		}
+	}
+	out := PassedAfterWait
+	if e.inAdd {
+		out = Passed
+	}
+	f.emit(f.result(e, out, "", now))
+}
+
+func (f *Filter) remove(e *entry) {
+	e.queued = false
+	for i, q := range f.queue {
+		if q == e {
+			f.queue = append(f.queue[:i], f.queue[i+1:]...)
+			return
+		}
+	}
+}
+
+// result fills the bookkeeping fields of a decision taken at now.
+func (f *Filter) result(e *entry, out Outcome, reason string, now int64) Result {
+	r := Result{Key: e.msg.Key, Outcome: out, Reason: reason, DecidedAtNS: now,
+		WaitNS: now - e.msg.ArrivalNS, WaitTFMessages: f.g.tfCount - e.tfAt}
+	if reason != "" {
+		r.LogLine = LogLine(e.frame, e.msg.StampNS, reason)
+	}
+	return r
+}
+
+func (f *Filter) emit(r Result) {
+	if f.onResult != nil {
+		f.onResult(r)
+	}
+}
+
+// LogLine is the INFO line tf2_ros's signalFailure logs for a drop:
+// the slash-stripped frame and rclcpp::Time::seconds() of the stamp, i.e.
+// double(ns)/1e9, printed with %.3f (Go's 'f' formatting rounds the exact
+// binary value half-to-even, as glibc's printf does).
+func LogLine(frame string, stampNS int64, reason string) string {
+	b := make([]byte, 0, 96+len(frame)+len(reason))
+	b = append(b, "Message Filter dropping message: frame '"...)
+	b = append(b, frame...)
+	b = append(b, "' at time "...)
+	b = strconv.AppendFloat(b, float64(stampNS)/1e9, 'f', 3, 64)
+	b = append(b, " for reason '"...)
+	b = append(b, reason...)
+	b = append(b, '\'')
+	return string(b)
+}
+
+// TransformAdded runs BufferCore::testTransformableRequests; call it after
+// every SetTransform that returned nil (per transform, not per TFMessage),
+// with the record time of the insertion. Timers due at or before nowNS fire
+// first. In a Group shared by several filters call it once per insertion,
+// on the Group or on any one of its filters.
+func (f *Filter) TransformAdded(nowNS int64) { f.g.TransformAdded(nowNS) }
+
+// TransformAdded is Filter.TransformAdded for the whole group.
+func (g *Group) TransformAdded(nowNS int64) {
+	g.advance(nowNS)
+	g.at = nowNS
+	g.tfCount++
+	cache := g.buf.CacheTimeNS()
+	// L is the same for every request on one frame pair within a pass:
+	// callbacks do not touch the buffer.
+	var memo [4]lctMemo
+	nm := 0
+	for i := 0; i < len(g.reqs); {
+		r := g.reqs[i]
+		var l int64
+		found := false
+		for k := 0; k < nm; k++ {
+			if memo[k].target == r.target && memo[k].source == r.source {
+				l, found = memo[k].l, true
+				break
+			}
+		}
+		if !found {
+			l = g.latest(r.target, r.source)
+			if nm < len(memo) {
+				memo[nm] = lctMemo{r.target, r.source, l}
+				nm++
+			}
+		}
+		var ok bool
+		if l != 0 && r.t+cache < l {
+			ok = false
+		} else if g.buf.CanTransform(r.target, r.source, r.t) {
+			ok = true
+		} else {
+			i++
+			continue
+		}
+		if r.heapIdx >= 0 {
+			heap.Remove(&g.timers, r.heapIdx)
+		}
+		r.f.callback(r.e, ok)
+		// tf2 moves the last request into the hole and tests it next.
+		last := len(g.reqs) - 1
+		g.reqs[i] = g.reqs[last]
+		g.reqs[last] = nil
+		g.reqs = g.reqs[:last]
+	}
+}
+
+type lctMemo struct {
+	target, source string
+	l              int64
+}
+
+// latest is getLatestCommonTime as testTransformableRequests uses it:
+// 0 for unknown frames or any error.
+func (g *Group) latest(target, source string) int64 {
+	if !g.buf.HasFrame(target) || !g.buf.HasFrame(source) {
+		return 0
+	}
+	l, err := g.buf.LatestCommonTime(target, source)
+	if err != nil {
+		return 0
+	}
+	return l
+}
+
+// Advance moves time to nowNS and fires the buffer_timeout timers due at or
+// before it (tf2_ros::Buffer::timerCallback: the request is cancelled and
+// the filter gets a TimeoutException, which it reports as OutTheBack).
+// Timers run on the arrival (record) clock; simultaneous ones fire in
+// creation order.
+func (f *Filter) Advance(nowNS int64) { f.g.advance(nowNS) }
+
+// Advance is Filter.Advance for the whole group.
+func (g *Group) Advance(nowNS int64) { g.advance(nowNS) }
+
+func (g *Group) advance(nowNS int64) {
+	for len(g.timers) > 0 && g.timers[0].deadline <= nowNS {
+		r := heap.Pop(&g.timers).(*request)
+		g.at = r.deadline
+		if r.deadline > g.now {
+			g.now = r.deadline
+		}
+		g.cancel(r)
+		r.f.callback(r.e, false)
+	}
+	if nowNS > g.now {
+		g.now = nowNS
+	}
+}
+
+// cancel is cancelTransformableRequest: an order-keeping removal, unlike
+// the swap-remove of completed requests.
+func (g *Group) cancel(r *request) {
+	for i, q := range g.reqs {
+		if q == r {
+			copy(g.reqs[i:], g.reqs[i+1:])
+			g.reqs[len(g.reqs)-1] = nil
+			g.reqs = g.reqs[:len(g.reqs)-1]
+			return
+		}
+	}
+}
+
+// Finish ends the replay for this filter: every message still queued is
+// reported as PendingAtEnd, oldest first, decided at the latest time the
+// group has seen.
+func (f *Filter) Finish() {
+	for _, e := range f.queue {
+		e.queued = false
+		f.emit(f.result(e, PendingAtEnd, "", f.g.now))
+	}
+	f.queue = f.queue[:0]
+}
+
+// Finish is Filter.Finish for every filter of the group, in creation order.
+func (g *Group) Finish() {
+	for _, f := range g.filters {
+		f.Finish()
+	}
+}
+
+// timerHeap orders pending timed requests by deadline, then creation.
+type timerHeap []*request
+
+func (h timerHeap) Len() int { return len(h) }
+func (h timerHeap) Less(i, j int) bool {
+	if h[i].deadline != h[j].deadline {
+		return h[i].deadline < h[j].deadline
+	}
+	return h[i].seq < h[j].seq
+}
+func (h timerHeap) Swap(i, j int) {
+	h[i], h[j] = h[j], h[i]
+	h[i].heapIdx = i
+	h[j].heapIdx = j
+}
+func (h *timerHeap) Push(x any) {
+	r := x.(*request)
+	r.heapIdx = len(*h)
+	*h = append(*h, r)
+}
+func (h *timerHeap) Pop() any {
+	old := *h
+	r := old[len(old)-1]
+	old[len(old)-1] = nil
+	r.heapIdx = -1
+	*h = old[:len(old)-1]
+	return r
+}
