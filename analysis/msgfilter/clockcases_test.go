@@ -95,7 +95,13 @@ type caseRun struct {
 // buffer, in separate groups or in one shared group.
 func replay(t *testing.T, laser, tfClock clockKind, shared bool) caseRun {
 	t.Helper()
-	buf := tf.NewBuffer(tf.Options{})
+	return replayWith(t, laser, tfClock, Params{QueueSize: 5}, 0, shared)
+}
+
+// replayWith is replay with the filters' params and the buffer's cache time.
+func replayWith(t *testing.T, laser, tfClock clockKind, p Params, cacheNS int64, shared bool) caseRun {
+	t.Helper()
+	buf := tf.NewBuffer(tf.Options{CacheTimeNS: cacheNS})
 	run := caseRun{results: map[string][]Result{}}
 	var newestTF int64
 	var groups []*Group
@@ -108,7 +114,7 @@ func replay(t *testing.T, laser, tfClock clockKind, shared bool) caseRun {
 			groups = append(groups, g)
 		}
 		target := target
-		filters[target] = g.NewFilter([]string{target}, Params{QueueSize: 5}, func(r Result) {
+		filters[target] = g.NewFilter([]string{target}, p, func(r Result) {
 			run.results[target] = append(run.results[target], r)
 			if target == "odom" && (r.Outcome == Passed || r.Outcome == PassedAfterWait) {
 				l, err := buf.LatestCommonTime("odom", "laser")
@@ -321,4 +327,66 @@ func sameDecisions(a, b []Result) bool {
 		}
 	}
 	return true
+}
+
+// TestPresetsOnClockCases replays three of the clock cases for each preset.
+// Expected counts follow from the timing model above and each preset's
+// queue size, tolerance and buffer_timeout; timers fire only when a later
+// event (the last is the tf recorded at 2.202 s) passes their deadline.
+func TestPresetsOnClockCases(t *testing.T) {
+	sameClock := func(waitOnly bool) counts {
+		if waitOnly {
+			return counts{PassedAfterWait: nScans}
+		}
+		return counts{Passed: 20, PassedAfterWait: 20}
+	}
+	tests := []struct {
+		preset string
+		clock  counts // /clock laser, /clock tf
+		sysLas counts // system laser, /clock tf
+		simLas counts // /clock laser, system tf
+	}{
+		// Scans wait at most 17 ms, far below any queue or timeout limit.
+		{"rviz-laserscan", sameClock(false), counts{DroppedQueueFull: 30, PendingAtEnd: 10}, counts{DroppedOutTheBack: nScans}},
+		// Queue 1: each waiting scan is evicted by the next, 50 ms later;
+		// the last one times out at 1.956 + 0.2 s, before the last event.
+		{"slam_toolbox", sameClock(false), counts{DroppedQueueFull: nScans - 1, DroppedOutTheBack: 1}, counts{DroppedOutTheBack: nScans}},
+		{"slam_toolbox-code-defaults", sameClock(false), counts{DroppedQueueFull: nScans - 1, PendingAtEnd: 1}, counts{DroppedOutTheBack: nScans}},
+		// Queue 10 evicts after 500 ms, before the 1 s timeout.
+		{"nav2-amcl", sameClock(false), counts{DroppedQueueFull: 30, PendingAtEnd: 10}, counts{DroppedOutTheBack: nScans}},
+		// Tolerance 50 ms: every scan waits for a tf 50 ms past its stamp
+		// (47 or 57 ms, three transforms). The 0.3 s timeout beats the
+		// queue of 50: scans 0-37 time out, 38 and 39 are still pending.
+		{"nav2-obstacle-layer", sameClock(true), counts{DroppedOutTheBack: 38, PendingAtEnd: 2}, counts{DroppedOutTheBack: nScans}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.preset, func(t *testing.T) {
+			pr, ok := Presets[tt.preset]
+			if !ok || pr.Name != tt.preset || pr.Source == "" {
+				t.Fatalf("preset %q missing or incomplete: %+v", tt.preset, pr)
+			}
+			for _, c := range []struct {
+				laser, tfClock clockKind
+				want           counts
+			}{{simClock, simClock, tt.clock}, {sysClock, simClock, tt.sysLas}, {simClock, sysClock, tt.simLas}} {
+				run := replayWith(t, c.laser, c.tfClock, pr.Params, pr.CacheTimeNS, false)
+				if got := tally(run.results["odom"]); !equalCounts(got, c.want) {
+					t.Errorf("laser %d / tf %d: odom %v, want %v", c.laser, c.tfClock, got, c.want)
+				}
+				if got := tally(run.results["base_link"]); !equalCounts(got, counts{Passed: nScans}) {
+					t.Errorf("laser %d / tf %d: base_link %v", c.laser, c.tfClock, got)
+				}
+			}
+		})
+	}
+	obstacle := replayWith(t, simClock, simClock, Presets["nav2-obstacle-layer"].Params, 0, false)
+	for _, r := range obstacle.results["odom"] {
+		want := 57 * ms
+		if r.Key%2 == 0 {
+			want = 47 * ms
+		}
+		if r.WaitNS != want || r.WaitTFMessages != 3 {
+			t.Errorf("obstacle layer scan %d: waited %d ns after %d tf, want %d after 3", r.Key, r.WaitNS, r.WaitTFMessages, want)
+		}
+	}
 }
