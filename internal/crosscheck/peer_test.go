@@ -24,29 +24,44 @@ import (
 )
 
 // peerJS returns the path of a runnable dump.mjs (Foxglove's decoders, see
-// ../shared/peers/README.md). node_modules is installed once with `npm ci`
-// (about 2 minutes: better-sqlite3 compiles) into
-// $BAGCLOCK_PEER_CACHE or <user cache dir>/bagclock-peers/js-<hash of
-// package-lock.json> and reused by later runs; dump.mjs is refreshed from
-// ../shared on every run. Skips when node or npm is missing.
+// ../shared/peers/README.md), skipping the test when there is none (see
+// findPeer). With BAGCLOCK_REQUIRE_PEERS=1 (for CI) a missing peer fails.
 func peerJS(t *testing.T) string {
 	t.Helper()
+	dump, why := findPeer(t)
+	if why != "" {
+		if os.Getenv("BAGCLOCK_REQUIRE_PEERS") == "1" {
+			t.Fatalf("BAGCLOCK_REQUIRE_PEERS=1: %s", why)
+		}
+		t.Skip(why)
+	}
+	return dump
+}
+
+// findPeer returns dump.mjs's path, or why the peer cannot run here.
+// node_modules is installed once with `npm ci` (about 2 minutes:
+// better-sqlite3 compiles) into $BAGCLOCK_PEER_CACHE or
+// <user cache dir>/bagclock-peers/js-<hash of package-lock.json> and
+// reused by later runs; the scripts are refreshed on every run. A failing
+// install fails the test.
+func findPeer(t *testing.T) (dump, why string) {
+	t.Helper()
 	if testing.Short() {
-		t.Skip("peer cross-check skipped under -short (runs node on every shared bag)")
+		return "", "peer cross-check skipped under -short (runs node on every shared bag)"
 	}
 	src := filepath.Join(testenv.SharedDir(t), "peers", "js")
 	for _, tool := range []string{"node", "npm"} {
 		if _, err := exec.LookPath(tool); err != nil {
-			t.Skipf("%s not found: the Foxglove peer needs Node.js 20-22 with npm (e.g. NodeSource nodejs 20) plus python3, make and g++ for better-sqlite3: %v", tool, err)
+			return "", fmt.Sprintf("%s not found: the Foxglove peer needs Node.js 20-22 with npm (e.g. NodeSource nodejs 20) plus python3, make and g++ for better-sqlite3: %v", tool, err)
 		}
 	}
 	out, err := exec.Command("node", "--version").Output()
 	if err != nil {
-		t.Skipf("node --version: %v", err)
+		return "", fmt.Sprintf("node --version: %v", err)
 	}
 	var major int
 	if _, err := fmt.Sscanf(string(out), "v%d", &major); err != nil || major < 20 || major > 22 {
-		t.Skipf("node %s found; the peer's package.json requires Node.js >=20 <23", strings.TrimSpace(string(out)))
+		return "", fmt.Sprintf("node %s found; the peer's package.json requires Node.js >=20 <23 (Debian bookworm's nodejs is 18: use NodeSource 20)", strings.TrimSpace(string(out)))
 	}
 	lock, err := os.ReadFile(filepath.Join(src, "package-lock.json"))
 	if err != nil {
@@ -57,7 +72,7 @@ func peerJS(t *testing.T) string {
 	if base == "" {
 		cache, err := os.UserCacheDir()
 		if err != nil {
-			t.Skipf("no cache directory for the peer install: %v", err)
+			return "", fmt.Sprintf("no cache directory for the peer install: %v", err)
 		}
 		base = filepath.Join(cache, "bagclock-peers")
 	}
@@ -83,7 +98,7 @@ func peerJS(t *testing.T) string {
 			}
 		}
 	}
-	return filepath.Join(dir, "dump.mjs")
+	return filepath.Join(dir, "dump.mjs"), ""
 }
 
 // installPeer runs npm ci in a fresh directory beside dir and renames it
