@@ -179,11 +179,13 @@ func readRecords(t *testing.T, b *bagread.Bag, topics []string, order bagread.Or
 			PublishTime: m.PublishTimeNS, HasPublishTime: m.HasPublishTime}
 		switch base.Kind {
 		case cdr.TypeLaserScan:
-			s, err := cdr.DecodeLaserScan(m.Data)
+			var s cdr.LaserScan
+			info, err := cdr.DecodeLaserScanInto(&s, m.Data)
 			if err != nil {
 				t.Errorf("%s: %v", where(), err)
 				continue
 			}
+			checkLayout(t, where, info)
 			h, err := cdr.DecodeLaserScanHeader(m.Data)
 			if err != nil || h.Header != s.Header || h.NumRanges != len(s.Ranges) || h.NumIntensities != len(s.Intensities) {
 				t.Errorf("%s: header fast path %+v (err %v) disagrees with full decode", where(), h, err)
@@ -205,10 +207,12 @@ func readRecords(t *testing.T, b *bagread.Bag, topics []string, order bagread.Or
 			base.RangesSum = finiteOrNaN(sum)
 			recs = append(recs, base)
 		case cdr.TypeTFMessage:
-			if _, err := cdr.DecodeTFMessageInto(&tf, m.Data); err != nil {
+			info, err := cdr.DecodeTFMessageInto(&tf, m.Data)
+			if err != nil {
 				t.Errorf("%s: %v", where(), err)
 				continue
 			}
+			checkLayout(t, where, info)
 			for i, tr := range tf.Transforms {
 				r := base
 				r.Stamp = tr.Header.Stamp.Nanoseconds()
@@ -222,11 +226,12 @@ func readRecords(t *testing.T, b *bagread.Bag, topics []string, order bagread.Or
 				recs = append(recs, r)
 			}
 		case cdr.TypeClock:
-			c, err := cdr.DecodeClock(m.Data)
+			c, info, err := cdr.DecodeClockInfo(m.Data)
 			if err != nil {
 				t.Errorf("%s: %v", where(), err)
 				continue
 			}
+			checkLayout(t, where, info)
 			base.Stamp = c.Clock.Nanoseconds()
 			recs = append(recs, base)
 		}
@@ -238,4 +243,14 @@ func readRecords(t *testing.T, b *bagread.Bag, topics []string, order bagread.Or
 		t.Logf("%s: file %s stopped early at byte %d after %d messages: %v", b.Path, p.File, p.Offset, p.Recovered, p.Err)
 	}
 	return recs
+}
+
+// checkLayout holds real messages to what cdr.md §6.5 found in every
+// shared bag: the decoded fields fill the message exactly, strings end in
+// NUL, and the encapsulation is little-endian plain CDR.
+func checkLayout(t *testing.T, where func() string, info cdr.Info) {
+	t.Helper()
+	if info.Trailing != 0 || info.StringsWithoutNUL != 0 || info.Encapsulation != cdr.CDRLE {
+		t.Errorf("%s: layout %+v, want CDR_LE, no trailing bytes, NUL-terminated strings", where(), info)
+	}
 }
