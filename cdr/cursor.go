@@ -29,11 +29,10 @@ type cursor struct {
 
 // newCursor checks the encapsulation header and positions the cursor after it.
 func newCursor(data []byte, typ string) (cursor, Encapsulation, error) {
-	enc, err := ReadEncapsulation(data)
-	if err != nil {
-		err.(*DecodeError).Type = typ
-		return cursor{}, 0, err
+	if len(data) < EncapsulationSize {
+		return cursor{}, 0, shortErr(typ, "encapsulation", 0, EncapsulationSize, len(data))
 	}
+	enc, _ := ReadEncapsulation(data)
 	if !enc.Supported() {
 		return cursor{}, enc, &DecodeError{Type: typ, Field: "encapsulation", Offset: 0,
 			Detail: enc.String(), Err: ErrUnsupportedEncapsulation}
