@@ -49,6 +49,7 @@ func runInfo(e *env, path string, asJSON bool) int {
 	bag, err := bagread.Open(path, bagread.Options{})
 	if err != nil {
 		fmt.Fprintf(e.stderr, "bagclock info: %v\n", err)
+		suggestBagsInside(e.stderr, path)
 		return exitFailure
 	}
 	defer bag.Close()
@@ -193,5 +194,22 @@ func printInfo(w io.Writer, r *inventory.Report) {
 		if t.FirstError != "" {
 			fmt.Fprintf(w, "  first error on %s: %s\n", t.Name, t.FirstError)
 		}
+	}
+}
+
+// suggestBagsInside helps the common mistake of pointing at a folder of
+// bags: it lists the bags found below path and suggests `scan`.
+func suggestBagsInside(w io.Writer, path string) {
+	d := bagread.Discover(path)
+	if len(d.Bags) == 0 || (len(d.Bags) == 1 && d.Bags[0].Path == path) {
+		return
+	}
+	fmt.Fprintf(w, "%s holds %d bags; name one of them, or run 'bagclock scan %s --out DIR':\n", path, len(d.Bags), path)
+	for i, b := range d.Bags {
+		if i == 10 {
+			fmt.Fprintf(w, "  ... and %d more\n", len(d.Bags)-10)
+			break
+		}
+		fmt.Fprintf(w, "  %s\n", b.Path)
 	}
 }
