@@ -61,9 +61,9 @@ func slerp(q, r Quat, t float64) Quat {
 	d := q.dot(r)
 	var theta float64
 	if d < 0 {
-		theta = acosClamped(-d/s)
+		theta = acosClamped(-d / s)
 	} else {
-		theta = acosClamped(d/s)
+		theta = acosClamped(d / s)
 	}
 	if theta == 0 {
 		return q
