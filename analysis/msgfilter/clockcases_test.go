@@ -149,7 +149,7 @@ func replayWith(t *testing.T, laser, tfClock clockKind, p Params, cacheNS int64,
 			newestTF = e.stamp
 		}
 		for _, g := range groups {
-			g.TransformAdded(e.at)
+			g.TransformStored(e.at, e.stamp, e.static)
 		}
 	}
 	for _, g := range groups {

@@ -29,10 +29,20 @@ type Group struct {
 	at      int64  // time of the event being processed: DecidedAtNS
 	tfCount int    // TransformAdded calls so far
 	filters []*Filter
+
+	pairs     map[pairKey]*pairList
+	ids       uint64
+	maxStamp  int64 // newest dynamic stamp reported by TransformStored
+	anyStamp  bool  // maxStamp holds a value
+	blind     bool  // some insert came without its stamp: maxStamp unusable
+	reference bool  // test hook: run the plain tf2 loop instead of the index
+	done      []*request
 }
 
 // NewGroup returns an empty Group reading buf.
-func NewGroup(buf *tf.Buffer) *Group { return &Group{buf: buf} }
+func NewGroup(buf *tf.Buffer) *Group {
+	return &Group{buf: buf, pairs: make(map[pairKey]*pairList)}
+}
 
 // Filter emulates one tf2_ros::MessageFilter (Jazzy message_filter.h).
 type Filter struct {
@@ -67,6 +77,10 @@ type request struct {
 	timed    bool
 	seq      uint64
 	heapIdx  int
+	pos      int       // index in Group.reqs
+	pair     *pairList // the group's requests on the same frame pair
+	id       uint64    // creation order within the group
+	ok       bool      // outcome while a retest pass delivers callbacks
 }
 
 // New returns a filter on buf for one target frame, in its own Group.
@@ -177,7 +191,7 @@ func (f *Filter) wait(e *entry, target string, t int64) {
 		r.seq = g.seq
 		heap.Push(&g.timers, r)
 	}
-	g.reqs = append(g.reqs, r)
+	g.addRequest(r)
 }
 
 // tooOld is BufferCore's "never transformable" rule: both frames known, the
@@ -267,79 +281,6 @@ func LogLine(frame string, stampNS int64, reason string) string {
 	return string(b)
 }
 
-// TransformAdded runs BufferCore::testTransformableRequests; call it after
-// every SetTransform that returned nil (per transform, not per TFMessage),
-// with the record time of the insertion. Timers due at or before nowNS fire
-// first. In a Group shared by several filters call it once per insertion,
-// on the Group or on any one of its filters.
-func (f *Filter) TransformAdded(nowNS int64) { f.g.TransformAdded(nowNS) }
-
-// TransformAdded is Filter.TransformAdded for the whole group.
-func (g *Group) TransformAdded(nowNS int64) {
-	g.advance(nowNS)
-	g.at = nowNS
-	g.tfCount++
-	cache := g.buf.CacheTimeNS()
-	// L is the same for every request on one frame pair within a pass:
-	// callbacks do not touch the buffer.
-	var memo [4]lctMemo
-	nm := 0
-	for i := 0; i < len(g.reqs); {
-		r := g.reqs[i]
-		var l int64
-		found := false
-		for k := 0; k < nm; k++ {
-			if memo[k].target == r.target && memo[k].source == r.source {
-				l, found = memo[k].l, true
-				break
-			}
-		}
-		if !found {
-			l = g.latest(r.target, r.source)
-			if nm < len(memo) {
-				memo[nm] = lctMemo{r.target, r.source, l}
-				nm++
-			}
-		}
-		var ok bool
-		if l != 0 && r.t+cache < l {
-			ok = false
-		} else if g.buf.CanTransform(r.target, r.source, r.t) {
-			ok = true
-		} else {
-			i++
-			continue
-		}
-		if r.heapIdx >= 0 {
-			heap.Remove(&g.timers, r.heapIdx)
-		}
-		r.f.callback(r.e, ok)
-		// tf2 moves the last request into the hole and tests it next.
-		last := len(g.reqs) - 1
-		g.reqs[i] = g.reqs[last]
-		g.reqs[last] = nil
-		g.reqs = g.reqs[:last]
-	}
-}
-
-type lctMemo struct {
-	target, source string
-	l              int64
-}
-
-// latest is getLatestCommonTime as testTransformableRequests uses it:
-// 0 for unknown frames or any error.
-func (g *Group) latest(target, source string) int64 {
-	if !g.buf.HasFrame(target) || !g.buf.HasFrame(source) {
-		return 0
-	}
-	l, err := g.buf.LatestCommonTime(target, source)
-	if err != nil {
-		return 0
-	}
-	return l
-}
-
 // Advance moves time to nowNS and fires the buffer_timeout timers due at or
 // before it (tf2_ros::Buffer::timerCallback: the request is cancelled and
 // the filter gets a TimeoutException, which it reports as OutTheBack).
@@ -362,19 +303,6 @@ func (g *Group) advance(nowNS int64) {
 	}
 	if nowNS > g.now {
 		g.now = nowNS
-	}
-}
-
-// cancel is cancelTransformableRequest: an order-keeping removal, unlike
-// the swap-remove of completed requests.
-func (g *Group) cancel(r *request) {
-	for i, q := range g.reqs {
-		if q == r {
-			copy(g.reqs[i:], g.reqs[i+1:])
-			g.reqs[len(g.reqs)-1] = nil
-			g.reqs = g.reqs[:len(g.reqs)-1]
-			return
-		}
 	}
 }
 

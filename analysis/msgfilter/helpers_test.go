@@ -43,7 +43,7 @@ func (r *rig) set(st tf.Stamped, static bool, at int64) {
 		r.t.Fatalf("SetTransform(%s->%s @%d): %v", st.Parent, st.Child, st.Stamp, err)
 	}
 	for _, g := range r.groups {
-		g.TransformAdded(at)
+		g.TransformStored(at, st.Stamp, static)
 	}
 }
 
