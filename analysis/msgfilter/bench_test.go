@@ -62,3 +62,34 @@ func BenchmarkAddTransformAdded(b *testing.B) { benchStream(b, Params{QueueSize:
 func BenchmarkAddTransformAddedTolerance(b *testing.B) {
 	benchStream(b, Params{QueueSize: 50, ToleranceNS: 10 * ms, BufferTimeoutNS: 300 * ms})
 }
+
+// BenchmarkRetestWithOrphans is one insert and retest while 72,000
+// never-cancelled requests of evicted system-stamped scans wait (an hour of
+// RViz against sim-time tf).
+func BenchmarkRetestWithOrphans(b *testing.B) {
+	buf := tf.NewBuffer(tf.Options{})
+	if err := buf.SetTransform(link("base_link", "laser", 0), "bench", true); err != nil {
+		b.Fatal(err)
+	}
+	f := New(buf, "odom", Params{QueueSize: 10}, nil)
+	if err := buf.SetTransform(link("odom", "base_link", sim0), "bench", false); err != nil {
+		b.Fatal(err)
+	}
+	f.TransformStored(sys0, sim0, false)
+	for j := int64(0); j < 72000; j++ {
+		f.Add(Msg{FrameID: "laser", StampNS: sys0 + j*50*ms, ArrivalNS: sys0 + j*50*ms})
+	}
+	k := int64(1)
+	b.ReportAllocs()
+	for b.Loop() {
+		st := link("odom", "base_link", sim0+k*20*ms)
+		if err := buf.SetTransform(st, "bench", false); err != nil {
+			b.Fatal(err)
+		}
+		f.TransformStored(sys0+k*20*ms, st.Stamp, false)
+		k++
+	}
+	if f.g.Pending() != 72000 {
+		b.Fatalf("pending %d", f.g.Pending())
+	}
+}

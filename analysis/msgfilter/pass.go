@@ -1,7 +1,9 @@
 package msgfilter
 
 import (
+	"cmp"
 	"container/heap"
+	"slices"
 	"sort"
 )
 
@@ -87,9 +89,8 @@ func (g *Group) unpair(r *request) {
 			break
 		}
 	}
-	if len(p.reqs) == 0 {
-		delete(g.pairs, p.key)
-	}
+	// Empty lists stay: a group sees few frame pairs, and re-creating one
+	// per scan would allocate.
 }
 
 // cancel is cancelTransformableRequest: an order-keeping removal, unlike
@@ -149,7 +150,7 @@ func (g *Group) pass(nowNS int64) {
 	done := g.done[:0]
 	for _, p := range g.pairs {
 		k := p.key
-		if !g.buf.HasFrame(k.target) || !g.buf.HasFrame(k.source) {
+		if len(p.reqs) == 0 || !g.buf.HasFrame(k.target) || !g.buf.HasFrame(k.source) {
 			continue
 		}
 		l := g.latest(k.target, k.source)
@@ -182,7 +183,7 @@ func (g *Group) pass(nowNS int64) {
 		g.done = done
 		return
 	}
-	sort.Slice(done, func(a, b int) bool { return done[a].pos < done[b].pos })
+	slices.SortFunc(done, func(a, b *request) int { return cmp.Compare(a.pos, b.pos) })
 	for _, r := range done {
 		g.unpair(r)
 		if r.heapIdx >= 0 {
