@@ -1,7 +1,9 @@
 package bagread
 
 import (
+	"context"
 	"database/sql"
+	"database/sql/driver"
 	"errors"
 	"fmt"
 	"io"
@@ -11,7 +13,7 @@ import (
 	"strconv"
 	"strings"
 
-	_ "github.com/mattn/go-sqlite3" // registers the "sqlite3" driver
+	"github.com/mattn/go-sqlite3"
 )
 
 // sqliteTopic is one topics row.
@@ -20,6 +22,7 @@ type sqliteTopic struct{ name, typ string }
 // sqliteHandle is an opened db3 file (or its private copy).
 type sqliteHandle struct {
 	path   string // the user's file, for messages
+	dsn    string // of the file actually opened (original or private copy)
 	db     *sql.DB
 	topics map[int64]sqliteTopic
 }
@@ -67,7 +70,7 @@ func (b *Bag) openSQLite(path string, compressed bool) (*opened, error) {
 	if err != nil {
 		return fail("open sqlite", err)
 	}
-	h := &sqliteHandle{path: path, db: db, topics: map[int64]sqliteTopic{}}
+	h := &sqliteHandle{path: path, dsn: dsn, db: db, topics: map[int64]sqliteTopic{}}
 	o, err := h.inspect()
 	if err != nil {
 		db.Close()
@@ -254,18 +257,27 @@ func (h *sqliteHandle) open(fileIndex int, sel selection, order Order) (stream, 
 	} else {
 		q.WriteString(" ORDER BY id")
 	}
-	rows, err := h.db.Query(q.String())
+	// The message loop talks to the driver directly: database/sql's
+	// per-column conversion costs more than the rest of bagread's work.
+	conn, err := (&sqlite3.SQLiteDriver{}).Open(h.dsn)
 	if err != nil {
+		return nil, &FileError{Path: h.path, Offset: -1, Op: "open sqlite", Err: err}
+	}
+	rows, err := conn.(*sqlite3.SQLiteConn).QueryContext(context.Background(), q.String(), nil)
+	if err != nil {
+		conn.Close()
 		return nil, &FileError{Path: h.path, Offset: -1, Op: "query messages", Err: err}
 	}
-	return &sqliteStream{h: h, rows: rows, fileIndex: fileIndex}, nil
+	return &sqliteStream{h: h, conn: conn, rows: rows, fileIndex: fileIndex, dest: make([]driver.Value, 4)}, nil
 }
 
 // sqliteStream walks one query's rows; Data aliases the driver's row
 // buffer (sql.RawBytes), valid until the next row.
 type sqliteStream struct {
 	h         *sqliteHandle
-	rows      *sql.Rows
+	conn      driver.Conn
+	rows      driver.Rows
+	dest      []driver.Value
 	fileIndex int
 	msg       rawMessage
 	n         uint64
@@ -277,24 +289,25 @@ func (s *sqliteStream) next() bool {
 	if s.done {
 		return false
 	}
-	if !s.rows.Next() {
+	if err := s.rows.Next(s.dest); err != nil {
 		s.done = true
-		if err := s.rows.Err(); err != nil {
+		if err != io.EOF {
 			s.probs = append(s.probs, Problem{FileIndex: s.fileIndex, File: s.h.path, Offset: -1, Recovered: s.n,
 				Err: fmt.Errorf("sqlite read stopped after %d messages: %w", s.n, err)})
 		}
 		return false
 	}
-	var id, topicID int64
-	var ts sql.NullInt64
-	var data sql.RawBytes
 	m := &s.msg
 	*m = rawMessage{fileIndex: s.fileIndex, rowid: true, chunkOff: -1}
-	if err := s.rows.Scan(&id, &topicID, &ts, &data); err != nil {
-		m.err = err
+	id, _ := s.dest[0].(int64)
+	topicID, ok1 := s.dest[1].(int64)
+	ts, ok2 := s.dest[2].(int64)
+	data, ok3 := s.dest[3].([]byte)
+	m.pos, m.seq = id, uint64(id)
+	s.n++
+	if !ok1 || !ok2 || !ok3 {
 		m.topic = "<unreadable row>"
-		m.pos = id
-		s.n++
+		m.err = fmt.Errorf("row has topic_id %T, timestamp %T, data %T; want integer, integer, blob", s.dest[1], s.dest[2], s.dest[3])
 		return true
 	}
 	t, ok := s.h.topics[topicID]
@@ -302,8 +315,7 @@ func (s *sqliteStream) next() bool {
 		t = sqliteTopic{name: fmt.Sprintf("<topic_id %d>", topicID)}
 		m.err = fmt.Errorf("%w: topic_id %d", ErrOrphanMessage, topicID)
 	}
-	m.topic, m.typ, m.logTime, m.pos, m.seq, m.data = t.name, t.typ, ts.Int64, id, uint64(id), data
-	s.n++
+	m.topic, m.typ, m.logTime, m.data = t.name, t.typ, ts, data
 	return true
 }
 
@@ -311,10 +323,12 @@ func (s *sqliteStream) message() *rawMessage { return &s.msg }
 func (s *sqliteStream) err() error           { return nil }
 func (s *sqliteStream) problems() []Problem  { return s.probs }
 func (s *sqliteStream) close() error {
-	if s.rows != nil {
-		return s.rows.Close()
+	if s.rows == nil {
+		return nil
 	}
-	return nil
+	err := s.rows.Close()
+	s.rows = nil
+	return errors.Join(err, s.conn.Close())
 }
 
 // copyFile copies src to dst (private copies of WAL bags).
