@@ -3,6 +3,42 @@
 // have done (pass now, pass after waiting, drop because the queue is full,
 // drop as OutTheBack, drop for an empty frame id, or still pending) and the
 // exact log line the consumer prints.
+//
+// Replay a bag in record order against one tf.Buffer:
+//
+//	buf := tf.NewBuffer(tf.Options{CacheTimeNS: pr.CacheTimeNS})
+//	f := msgfilter.New(buf, "odom", pr.Params, func(r msgfilter.Result) { ... })
+//	// for each transform of /tf and /tf_static, at its record time:
+//	if buf.SetTransform(st, authority, static) == nil {
+//		f.TransformStored(recordNS, st.Stamp, static)
+//	}
+//	// for each scan: f.Add(msgfilter.Msg{Key: i, FrameID: ..., StampNS: ..., ArrivalNS: recordNS})
+//	// at the end: f.Finish()
+//
+// What is emulated (tf2_ros/message_filter.h of Humble/Jazzy, with
+// tf2_ros::Buffer::waitForTransform and BufferCore's transformable
+// requests):
+//   - add(): empty frame id (after stripping one '/') drops at once; the
+//     oldest queued message is evicted (QueueFull) before the new one's
+//     requests are made, and its requests are not cancelled; one request
+//     per target, two with a tolerance (stamp and stamp + tolerance).
+//   - A request is transformable now (handle 0), too old (both frames
+//     known, latest common time L != 0 and t + cache_time < L) or pending;
+//     pending ones are retested after every insert in tf2's swap-remove
+//     order, too-old first.
+//   - Every callback counts; the last one decides: failure -> OutTheBack,
+//     success -> canTransform of every target (and stamp + tolerance) again,
+//     pass or 'unknown'.
+//   - buffer_timeout: a timer per pending request on the arrival clock;
+//     expiry cancels the request (keeping the order of the others) and
+//     counts as a failed callback. Filters that share one tf2_ros::Buffer
+//     share a Group, hence one request vector.
+//
+// Approximations: timers run on the record clock, not the consumer's ROS
+// clock (equal rates during a normal replay; a /clock jump is not
+// modelled); timers due at the very instant of an event fire before it;
+// rclcpp's handling of the default duration::max timer is not verified and
+// treated as no timeout.
 package msgfilter
 
 // Outcome is what happened to one message. The string values are the CSV /

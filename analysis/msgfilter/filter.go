@@ -18,7 +18,7 @@ import (
 //
 // The Group only reads the buffer (HasFrame, LatestCommonTime,
 // CanTransform, CacheTimeNS); the caller inserts transforms and then calls
-// TransformAdded. A Group is not safe for concurrent use, and onResult
+// TransformStored (or TransformAdded) once per successful insertion. A Group is not safe for concurrent use, and onResult
 // callbacks must not call back into it.
 type Group struct {
 	buf     *tf.Buffer

@@ -348,3 +348,21 @@ func TestMultiTarget(t *testing.T) {
 		t.Fatalf("got %+v", rec.got)
 	}
 }
+
+// TestLastCallbackDecides: with a tolerance the stamp's request can fail
+// (too old) while the later one succeeds; tf2_ros looks only at the last
+// callback's future, re-checks canTransform and drops with 'unknown'.
+func TestLastCallbackDecides(t *testing.T) {
+	r := newRig(t, 1*s)
+	f, rec := r.filter("odom", Params{QueueSize: 5, ToleranceNS: 300 * ms})
+	r.set(link("base_link", "laser", 0), true, 0)
+	for st := int64(9000); st <= 10000; st += 100 {
+		r.set(link("odom", "base_link", st*ms), false, st*ms)
+	}
+	f.Add(Msg{Key: 1, FrameID: "laser", StampNS: 8950 * ms, ArrivalNS: 10 * s})
+	want := Result{Key: 1, Outcome: DroppedUnknown, Reason: ReasonUnknown, DecidedAtNS: 10 * s,
+		LogLine: "Message Filter dropping message: frame 'laser' at time 8.950 for reason 'unknown'"}
+	if len(rec.got) != 1 || rec.got[0] != want {
+		t.Fatalf("got %+v\nwant %+v", rec.got, want)
+	}
+}
