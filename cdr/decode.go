@@ -1,5 +1,7 @@
 package cdr
 
+import "math"
+
 // Minimum encoded sizes used to bound sequence counts before allocating.
 const (
 	// minTransformStamped: stamp 8 + two empty strings' lengths 4+4 +
@@ -311,6 +313,21 @@ func (c *cursor) transformStamped(t *TransformStamped) error {
 		return err
 	}
 	t.ChildFrameID = id
+	// Fast path: the seven float64 are contiguous once aligned.
+	c.align(8)
+	if c.pos <= len(c.b) && len(c.b)-c.pos >= 56 {
+		var v [7]float64
+		b := c.b[c.pos : c.pos+56]
+		for i := range v {
+			v[i] = math.Float64frombits(c.order.Uint64(b[:8]))
+			b = b[8:]
+		}
+		c.pos += 56
+		t.Transform = Transform{Translation: Vector3{X: v[0], Y: v[1], Z: v[2]},
+			Rotation: Quaternion{X: v[3], Y: v[4], Z: v[5], W: v[6]}}
+		return nil
+	}
+	// Short: read field by field so the error names the first one missing.
 	fields := [...]struct {
 		p    *float64
 		name string

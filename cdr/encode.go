@@ -3,6 +3,7 @@ package cdr
 import (
 	"encoding/binary"
 	"math"
+	"slices"
 )
 
 // writer appends XCDR1 to a byte slice the way rmw_fastrtps and
@@ -66,8 +67,21 @@ func (w *writer) header(h *Header) {
 
 func (w *writer) float32s(v []float32) {
 	w.uint32(uint32(len(v)))
+	// Grow once and store in place: appending element by element through
+	// the interface costs about 3x on a 1080-range scan.
+	n := len(w.b)
+	w.b = slices.Grow(w.b, 4*len(v))[:n+4*len(v)]
+	b := w.b[n:]
+	if w.order == binary.AppendByteOrder(binary.BigEndian) {
+		for _, f := range v {
+			binary.BigEndian.PutUint32(b[:4], math.Float32bits(f))
+			b = b[4:]
+		}
+		return
+	}
 	for _, f := range v {
-		w.b = w.order.AppendUint32(w.b, math.Float32bits(f))
+		binary.LittleEndian.PutUint32(b[:4], math.Float32bits(f))
+		b = b[4:]
 	}
 }
 
