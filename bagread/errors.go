@@ -24,6 +24,7 @@ type FileError struct {
 	Err    error
 }
 
+// Error names the file, the offset when known, and the operation.
 func (e *FileError) Error() string {
 	if e.Offset >= 0 {
 		return fmt.Sprintf("%s: at byte %d: %s: %v", e.Path, e.Offset, e.Op, e.Err)
@@ -31,6 +32,7 @@ func (e *FileError) Error() string {
 	return fmt.Sprintf("%s: %s: %v", e.Path, e.Op, e.Err)
 }
 
+// Unwrap returns the underlying error.
 func (e *FileError) Unwrap() error { return e.Err }
 
 // TruncatedError says a record ran past the end of the data: the file was
@@ -41,6 +43,7 @@ type TruncatedError struct {
 	Have   int64 // bytes that were left
 }
 
+// Error says which record was torn and by how much.
 func (e *TruncatedError) Error() string {
 	if e.Opcode == 0 {
 		return fmt.Sprintf("record header torn: need %d bytes, have %d", e.Need, e.Have)
@@ -48,6 +51,7 @@ func (e *TruncatedError) Error() string {
 	return fmt.Sprintf("record opcode 0x%02x of %d bytes runs past end of data (%d bytes left)", e.Opcode, e.Need, e.Have)
 }
 
+// Unwrap returns io.ErrUnexpectedEOF.
 func (e *TruncatedError) Unwrap() error { return io.ErrUnexpectedEOF }
 
 // MessageError is a failure of one message: it names the file, topic,
@@ -63,6 +67,7 @@ type MessageError struct {
 	Err   error
 }
 
+// Error reads "file: topic T message N (rowid R | byte B): cause".
 func (e *MessageError) Error() string {
 	where := fmt.Sprintf("byte %d", e.Position)
 	if e.Rowid {
@@ -71,6 +76,7 @@ func (e *MessageError) Error() string {
 	return fmt.Sprintf("%s: topic %s message %d (%s): %v", e.File, e.Topic, e.Index, where, e.Err)
 }
 
+// Unwrap returns the underlying error.
 func (e *MessageError) Unwrap() error { return e.Err }
 
 // guard runs f and turns a panic inside it (the mcap library has known

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"database/sql"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -392,4 +393,36 @@ func TestOpenErrors(t *testing.T) {
 		t.Errorf("want a *FileError, got %T", err)
 	}
 	_ = io.EOF
+}
+
+// The mcap library's linear reader panics on a chunk whose compression
+// name is longer than 24 bytes (style.md §5); bagread reports the chunk.
+func TestLongCompressionName(t *testing.T) {
+	p := tempPath(t, "x.mcap")
+	writeMCAP(t, p, genSpec{chunked: true, compression: mcap.CompressionNone, chunkSize: 1 << 20, n: 30})
+	data, _ := os.ReadFile(p)
+	// First chunk record: find opcode 0x06 after the header.
+	off := -1
+	for i := 8; i+9 < len(data); {
+		op, n := data[i], int(binary.LittleEndian.Uint64(data[i+1:]))
+		if op == opChunk {
+			off = i
+			break
+		}
+		i += 9 + n
+	}
+	if off < 0 {
+		t.Fatal("no chunk")
+	}
+	binary.LittleEndian.PutUint32(data[off+9+28:], 100) // compression length
+	os.WriteFile(p, data, 0o644)
+	b, err := Open(p, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	got, probs, _ := collect(t, b, ReadOptions{})
+	if len(got) != 0 || len(probs) == 0 || !strings.Contains(probs[0].Err.Error(), fmt.Sprintf("chunk at byte %d", off)) {
+		t.Errorf("got %d messages, problems %v", len(got), probs)
+	}
 }

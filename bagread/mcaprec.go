@@ -51,7 +51,7 @@ func newRecReader(path string, compressed bool, limit int64) (*recReader, error)
 			return nil, err
 		}
 		rr.zdec = d
-		rr.r = bufio.NewReaderSize(d, 1<<20)
+		rr.r = bufio.NewReaderSize(d, 64<<10)
 	} else {
 		st, err := f.Stat()
 		if err != nil {
@@ -59,7 +59,7 @@ func newRecReader(path string, compressed bool, limit int64) (*recReader, error)
 			return nil, err
 		}
 		rr.size = st.Size()
-		rr.r = bufio.NewReaderSize(f, 1<<20)
+		rr.r = bufio.NewReaderSize(f, 64<<10)
 	}
 	return rr, nil
 }

@@ -326,6 +326,12 @@ type chunkMerge struct {
 	next_  int
 	pend   msgHeap
 	cur    rawMessage
+	// A chunk whose messages are sorted and all precede the next chunk's
+	// start is served straight from direct, reusing its buffers: the
+	// common case (rosbag2 writes in receive order) costs no heap work.
+	direct, scratch []rawMessage
+	di              int
+	recBuf, decBuf  []byte
 }
 
 func newChunkMerge(h *mcapHandle, fileIndex int, sel selection) (*chunkMerge, error) {
@@ -352,9 +358,19 @@ func newChunkMerge(h *mcapHandle, fileIndex int, sel selection) (*chunkMerge, er
 }
 
 func (m *chunkMerge) next() bool {
-	for m.next_ < len(m.chunks) && (len(m.pend) == 0 || uint64(m.pend[0].logTime) >= m.chunks[m.next_].start) {
-		m.load(m.chunks[m.next_])
-		m.next_++
+	for {
+		if m.di < len(m.direct) {
+			m.cur = m.direct[m.di]
+			m.di++
+			return true
+		}
+		m.direct = nil
+		if m.next_ < len(m.chunks) && (len(m.pend) == 0 || uint64(m.pend[0].logTime) >= m.chunks[m.next_].start) {
+			m.next_++
+			m.load(m.next_ - 1)
+			continue
+		}
+		break
 	}
 	if len(m.pend) == 0 {
 		return false
@@ -363,45 +379,64 @@ func (m *chunkMerge) next() bool {
 	return true
 }
 
-// load reads one chunk into its own buffer (messages of several chunks
-// wait in the heap at once) and queues its selected messages.
-func (m *chunkMerge) load(c chunkInfo) {
+// load reads chunk i and either serves it directly or queues its selected
+// messages in the heap (then its buffers stay with them).
+func (m *chunkMerge) load(i int) {
+	c := m.chunks[i]
 	s := m.base
+	reuse := len(m.pend) == 0
+	if reuse {
+		s.recBuf, s.chunkBuf = m.recBuf, m.decBuf
+	} else {
+		s.recBuf, s.chunkBuf = nil, nil
+	}
 	if err := s.rr.seekTo(c.offset); err != nil {
 		s.problem(c.offset, err)
 		return
 	}
 	op, length, start, err := s.rr.header()
 	var te *TruncatedError
-	if op == opChunk && errors.As(err, &te) {
-		s.chunkBuf = nil
+	switch {
+	case op == opChunk && errors.As(err, &te):
 		s.salvageTail(start, err)
 		s.stopErr = nil // the file-level problem is already reported
-		for len(s.inChunk) > 0 {
-			if s.nextInChunk() {
-				heap.Push(&m.pend, s.msg)
-			}
-		}
-		return
-	}
-	if err == nil && op != opChunk {
+	case err == nil && op != opChunk:
 		err = fmt.Errorf("chunk index points at opcode 0x%02x", op)
-	}
-	var body []byte
-	if err == nil {
-		var buf []byte
-		body, err = s.rr.body(&buf, length)
-	}
-	if err != nil {
+		fallthrough
+	case err != nil:
 		s.problem(start, fmt.Errorf("MCAP chunk at byte %d unreadable: %w", start, err))
 		return
+	default:
+		body, err := s.rr.body(&s.recBuf, length)
+		if err != nil {
+			s.problem(start, fmt.Errorf("MCAP chunk at byte %d unreadable: %w", start, err))
+			return
+		}
+		s.loadChunk(start, body)
 	}
-	s.chunkBuf = nil // keep earlier chunks' bytes alive for queued messages
-	s.loadChunk(start, body)
+	if reuse {
+		m.recBuf, m.decBuf = s.recBuf, s.chunkBuf
+	}
+	m.scratch = m.scratch[:0]
+	sorted := true
 	for len(s.inChunk) > 0 {
 		if s.nextInChunk() {
-			heap.Push(&m.pend, s.msg)
+			if n := len(m.scratch); n > 0 && s.msg.logTime < m.scratch[n-1].logTime {
+				sorted = false
+			}
+			m.scratch = append(m.scratch, s.msg)
 		}
+	}
+	if n := len(m.scratch); reuse && sorted && n > 0 &&
+		(i+1 >= len(m.chunks) || m.chunks[i+1].start > uint64(m.scratch[n-1].logTime)) {
+		m.direct, m.di = m.scratch, 0
+		return
+	}
+	if reuse {
+		m.recBuf, m.decBuf = nil, nil // now referenced by queued messages
+	}
+	for _, msg := range m.scratch {
+		heap.Push(&m.pend, msg)
 	}
 }
 
