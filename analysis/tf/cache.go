@@ -46,6 +46,12 @@ func (c *timeCache) upperBound(s int64) int {
 	if c.n == 0 || c.newest().stamp <= s {
 		return c.n // in-order data: the common case
 	}
+	// Lookups are mostly near the newest data: try a few entries first.
+	for i, stop := c.n-1, max(c.n-8, 0); i > stop; i-- {
+		if c.at(i-1).stamp <= s {
+			return i
+		}
+	}
 	lo, hi := 0, c.n-1 // the answer is in [lo, hi]
 	for lo < hi {
 		mid := int(uint(lo+hi) >> 1)
