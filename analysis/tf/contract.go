@@ -1,10 +1,3 @@
-// Package tf is an in-memory transform buffer that behaves like tf2's
-// BufferCore as of Jazzy: per-child time caches with tf2's insert, prune and
-// lookup rules, static links, interpolation, time 0 as latest common time,
-// and tf2's error kinds and message texts.
-//
-// Times are int64 nanoseconds in whatever clock the stamps use; 0 means
-// "latest" to lookups, as in tf2.
 package tf
 
 // Vec3 is a translation.
