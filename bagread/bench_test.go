@@ -102,6 +102,7 @@ func fileSize(b *testing.B, p string) int64 {
 }
 
 func readBag(b *testing.B, p string, opts ReadOptions) {
+	b.ReportAllocs()
 	bag, err := Open(p, Options{})
 	if err != nil {
 		b.Fatal(err)

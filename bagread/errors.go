@@ -62,14 +62,19 @@ type MessageError struct {
 	Index    uint64
 	Position int64
 	// Rowid is true when Position is a sqlite rowid, false for an MCAP
-	// byte offset.
-	Rowid bool
-	Err   error
+	// byte offset (of the chunk, for chunked files; ChunkOffset then is
+	// the message's offset inside the decompressed chunk, else -1).
+	Rowid       bool
+	ChunkOffset int64
+	Err         error
 }
 
 // Error reads "file: topic T message N (rowid R | byte B): cause".
 func (e *MessageError) Error() string {
 	where := fmt.Sprintf("byte %d", e.Position)
+	if e.ChunkOffset >= 0 {
+		where = fmt.Sprintf("chunk at byte %d, offset %d", e.Position, e.ChunkOffset)
+	}
 	if e.Rowid {
 		where = fmt.Sprintf("rowid %d", e.Position)
 	}

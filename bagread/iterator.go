@@ -212,7 +212,7 @@ func (it *Iterator) fill(r *rawMessage) {
 	}
 	fail := func(err error) {
 		m.Data = nil
-		m.Err = &MessageError{File: it.bag.Files[r.fileIndex].Path, Topic: r.topic, Index: idx, Position: r.pos, Rowid: r.rowid, Err: err}
+		m.Err = &MessageError{File: it.bag.Files[r.fileIndex].Path, Topic: r.topic, Index: idx, Position: r.pos, Rowid: r.rowid, ChunkOffset: r.chunkOff, Err: err}
 	}
 	if r.err != nil {
 		fail(r.err)

@@ -226,7 +226,9 @@ func readSummary(path string, limit int64) (*mcapInfo, error) {
 		return nil, errors.New("statistics per-channel counts do not add up")
 	}
 	if info.messages > 0 && len(info.chunks) == 0 {
-		info.topLevel = true
+		// Unchunked (fastwrite) or chunked without chunk indexes: only a
+		// scan tells which, and whether the file is already sorted.
+		return nil, errors.New("summary has no chunk indexes")
 	}
 	// Profile and library live in the Header right after the magic.
 	head := make([]byte, 8+9)

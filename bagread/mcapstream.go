@@ -314,6 +314,9 @@ func (h *mcapHandle) open(fileIndex int, sel selection, order Order) (stream, er
 	if !h.compressed && !info.topLevel {
 		return newChunkMerge(h, fileIndex, sel)
 	}
+	if !h.compressed && len(info.chunks) == 0 {
+		return newOffsetSort(h, fileIndex, sel)
+	}
 	return newSortedStream(h, fileIndex, sel)
 }
 
@@ -467,9 +470,76 @@ func (h *msgHeap) Pop() any {
 	return x
 }
 
+// offsetSort yields an unchunked file (rosbag2's fastwrite preset) in
+// log-time order: a first pass notes (log time, offset) of the selected
+// messages, 16 bytes each; if they are already sorted the file is simply
+// streamed again, else each message is read back at its offset.
+type offsetSort struct {
+	base    *mcapStream
+	entries []offEntry
+	i       int
+	buf     []byte
+}
+
+type offEntry struct{ t, pos int64 }
+
+func newOffsetSort(h *mcapHandle, fileIndex int, sel selection) (stream, error) {
+	base, err := newMCAPStream(h, fileIndex, sel, false)
+	if err != nil {
+		return nil, err
+	}
+	o := &offsetSort{base: base}
+	sorted := true
+	for base.next() {
+		if n := len(o.entries); n > 0 && base.msg.logTime < o.entries[n-1].t {
+			sorted = false
+		}
+		o.entries = append(o.entries, offEntry{base.msg.logTime, base.msg.pos})
+	}
+	if sorted {
+		base.close()
+		return newMCAPStream(h, fileIndex, sel, false)
+	}
+	sort.SliceStable(o.entries, func(i, j int) bool { return o.entries[i].t < o.entries[j].t })
+	return o, nil
+}
+
+func (o *offsetSort) next() bool {
+	s := o.base
+	for o.i < len(o.entries) {
+		e := o.entries[o.i]
+		o.i++
+		var hdr [9]byte
+		if _, err := s.rr.f.ReadAt(hdr[:], e.pos); err != nil {
+			s.problem(e.pos, fmt.Errorf("re-read MCAP message: %w", err))
+			continue
+		}
+		n := binary.LittleEndian.Uint64(hdr[1:])
+		if hdr[0] != opMessage || n > uint64(s.h.limit) {
+			s.problem(e.pos, fmt.Errorf("re-read MCAP message: record changed under the reader"))
+			continue
+		}
+		o.buf = growLen(o.buf, int(n))
+		if _, err := s.rr.f.ReadAt(o.buf, e.pos+9); err != nil {
+			s.problem(e.pos, fmt.Errorf("re-read MCAP message: %w", err))
+			continue
+		}
+		if s.parseMessage(o.buf, e.pos, -1) {
+			return true
+		}
+	}
+	return false
+}
+
+func (o *offsetSort) message() *rawMessage { return &o.base.msg }
+func (o *offsetSort) err() error           { return nil }
+func (o *offsetSort) problems() []Problem  { return o.base.probs }
+func (o *offsetSort) close() error         { return o.base.close() }
+
 // sortedStream is the last resort for time order on an MCAP file that can
-// be neither seeked by chunk nor streamed sorted (unsorted .mcap.zstd, or
-// messages outside chunks): it holds the selected messages in memory.
+// be neither seeked by chunk nor streamed sorted (an unsorted .mcap.zstd,
+// or a file mixing chunks and top-level messages): it holds the selected
+// messages in memory.
 type sortedStream struct {
 	base *mcapStream
 	msgs []rawMessage
