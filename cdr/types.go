@@ -16,7 +16,9 @@
 // valid only until the next call with it. Strings never alias the input.
 // Frame ids are kept byte for byte (invalid UTF-8 included); CheckFrameID
 // says what is wrong with one. AppendX encodes in the Append shape of
-// encoding/binary, byte for byte as rmw_fastrtps and rmw_cyclonedds write.
+// encoding/binary, laid out byte for byte as rmw_fastrtps and rmw_cyclonedds
+// write, with padding zeroed (recorded messages often carry leftover bytes
+// there; the decoders ignore padding).
 package cdr
 
 // Time is builtin_interfaces/msg/Time.
