@@ -481,3 +481,20 @@ func TestAllocations(t *testing.T) {
 var clockBytes = []byte{0, 1, 0, 0, 0, 0xf1, 0x53, 0x65, 0, 0, 0, 0}
 
 func ptr[T any](v T) *T { return &v }
+
+// TestCountCap: a count above the cap is refused even when the bytes are
+// there (here 2^24+1 intensities of 4 bytes: a 64 MiB message).
+func TestCountCap(t *testing.T) {
+	if testing.Short() {
+		t.Skip("allocates 64 MiB")
+	}
+	data := unhex(t, hexScanLE)
+	binary.LittleEndian.PutUint32(data[68:], maxCount+1)
+	data = append(data, make([]byte, 4*(maxCount+1))...)
+	_, err := DecodeLaserScan(data)
+	var de *DecodeError
+	if !errors.As(err, &de) || !errors.Is(err, ErrBadLength) || de.Field != "LaserScan.intensities" ||
+		!strings.Contains(de.Detail, "cap") {
+		t.Fatalf("err = %v", err)
+	}
+}

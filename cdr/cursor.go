@@ -130,8 +130,12 @@ func (c *cursor) count(minSize int, field string) (int, error) {
 		if need > math.MaxInt32 {
 			need = math.MaxInt32
 		}
+		detail := "count " + itoa(uint64(n))
+		if n > maxCount {
+			detail += " exceeds the cap of " + itoa(maxCount)
+		}
 		return 0, &DecodeError{Type: c.typ, Field: field, Offset: c.pos - 4, Need: int(need), Have: left,
-			Detail: "count " + itoa(uint64(n)), Err: ErrBadLength}
+			Detail: detail, Err: ErrBadLength}
 	}
 	return int(n), nil
 }
