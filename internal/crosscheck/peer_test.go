@@ -391,3 +391,27 @@ func runPeerOnBag(t *testing.T, dump, path string, b *bagread.Bag, topics []stri
 	}
 	return recs
 }
+
+// TestPeerRepoSamples runs the same comparison on the generated sample
+// bags committed under the repository's testdata/ (the clock-case
+// scenarios), so every bag bagclock ships is checked against Foxglove too.
+func TestPeerRepoSamples(t *testing.T) {
+	root := filepath.Join(testenv.RepoRoot(t), "testdata")
+	bags, err := listBags(root)
+	if err != nil || len(bags) == 0 {
+		t.Skipf("no sample bags under %s yet (%v)", root, err)
+	}
+	dump := peerJS(t)
+	for _, bag := range bags {
+		t.Run(bag, func(t *testing.T) {
+			path := filepath.Join(root, filepath.FromSlash(bag))
+			b := openBag(t, path)
+			topics := decodedTopics(b)
+			if len(topics) == 0 {
+				t.Skip("no LaserScan, TFMessage or Clock messages")
+			}
+			ours := readRecordsAnyOrder(t, b, topics) // generators may write big endian
+			compareWithPeer(t, ours, runPeerOnBag(t, dump, path, b, topics))
+		})
+	}
+}
