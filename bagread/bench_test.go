@@ -218,3 +218,17 @@ func BenchmarkDB3(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkDB3Open is what Open costs on its own (schema, per-topic
+// counts and time range).
+func BenchmarkDB3Open(b *testing.B) {
+	p := benchDB3(b)
+	b.SetBytes(fileSize(b, p))
+	for b.Loop() {
+		bag, err := Open(p, Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		bag.Close()
+	}
+}

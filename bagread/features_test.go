@@ -426,3 +426,40 @@ func TestLongCompressionName(t *testing.T) {
 		t.Errorf("got %d messages, problems %v", len(got), probs)
 	}
 }
+
+// A db3 with a damaged page: the messages before it are counted and read
+// and the damage is reported; a db3 cut short is refused by SQLite itself
+// ("malformed"), with an error naming the file.
+func TestDamagedDB3(t *testing.T) {
+	src := filepath.Join(testenv.SharedBag(t, "tb3-walker-humble-nitesh"), "rosbag2_2022_12_06-21_57_13_0.db3")
+	data, err := os.ReadFile(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, page := range []int{300, 600, 850} {
+		t.Run(fmt.Sprint("page", page), func(t *testing.T) {
+			bad := append([]byte(nil), data...)
+			copy(bad[(page-1)*4096:page*4096], bytes.Repeat([]byte{0xAB}, 4096))
+			p := tempPath(t, "bad_0.db3")
+			os.WriteFile(p, bad, 0o644)
+			b, err := Open(p, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer b.Close()
+			f := b.Files[0]
+			if f.Recovery == nil || f.MessageCount == 0 || f.MessageCount >= 8542 || !strings.Contains(f.Recovery.Reason, "malformed") {
+				t.Fatalf("recovery %+v, %d messages", f.Recovery, f.MessageCount)
+			}
+			got, probs, errs := collect(t, b, ReadOptions{})
+			if uint64(len(got)) != f.MessageCount || len(errs) > 0 || len(probs) != 1 || probs[0].Recovered != f.MessageCount {
+				t.Errorf("read %d of %d counted, errors %v, problems %v", len(got), f.MessageCount, errs, probs)
+			}
+		})
+	}
+	p := tempPath(t, "cut_0.db3")
+	os.WriteFile(p, data[:len(data)/2], 0o644)
+	if _, err := Open(p, Options{}); err == nil || !strings.Contains(err.Error(), p) || !strings.Contains(err.Error(), "malformed") {
+		t.Errorf("cut db3: %v", err)
+	}
+}

@@ -169,20 +169,47 @@ func (h *sqliteHandle) inspect() (*opened, error) {
 	if err := rows.Err(); err != nil {
 		return nil, err
 	}
-	rows, err = h.db.Query("SELECT topic_id, COUNT(*), MIN(timestamp), MAX(timestamp) FROM messages GROUP BY topic_id")
-	if err != nil {
-		return nil, err
+	if err := h.count("SELECT topic_id, COUNT(*), MIN(timestamp), MAX(timestamp) FROM messages GROUP BY topic_id", byID, f); err != nil {
+		// A damaged file: count what is readable in rowid order, as the
+		// message stream will read it, and say where it stopped.
+		for _, t := range byID {
+			t.Count = 0
+		}
+		*f = File{SchemaVersion: f.SchemaVersion, ROSDistro: f.ROSDistro}
+		scanErr := h.count("SELECT topic_id, 1, timestamp, timestamp FROM messages ORDER BY id", byID, f)
+		if scanErr == nil {
+			scanErr = err
+		}
+		f.Recovery = &Recovery{Reason: fmt.Sprintf("sqlite file damaged: %d messages readable before: %v", f.MessageCount, scanErr),
+			Offset: -1, Recovered: f.MessageCount}
 	}
-	first := true
+	for _, id := range order {
+		o.topics = append(o.topics, *byID[id])
+	}
+	var head []byte
+	if err := h.db.QueryRow("SELECT substr(data, 1, 4) FROM messages LIMIT 1").Scan(&head); err == nil {
+		o.messageMode = isZstdFrame(head)
+	}
+	return o, nil
+}
+
+// count adds up rows of (topic_id, count, min, max) into the topics and
+// the file; rows read before an error stay counted.
+func (h *sqliteHandle) count(q string, byID map[int64]*storageTopic, f *File) error {
+	rows, err := h.db.Query(q)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	first := f.MessageCount == 0
 	for rows.Next() {
 		var id, lo, hi int64
 		var n uint64
 		if err := rows.Scan(&id, &n, &lo, &hi); err != nil {
-			rows.Close()
-			return nil, err
+			return err
 		}
 		if t := byID[id]; t != nil {
-			t.Count = n
+			t.Count += n
 		} else {
 			f.OrphanMessages += n
 		}
@@ -195,18 +222,7 @@ func (h *sqliteHandle) inspect() (*opened, error) {
 		}
 		first = false
 	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	for _, id := range order {
-		o.topics = append(o.topics, *byID[id])
-	}
-	var head []byte
-	if err := h.db.QueryRow("SELECT substr(data, 1, 4) FROM messages LIMIT 1").Scan(&head); err == nil {
-		o.messageMode = isZstdFrame(head)
-	}
-	return o, nil
+	return rows.Err()
 }
 
 func (h *sqliteHandle) names(q string) (map[string]bool, error) {
