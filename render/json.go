@@ -2,11 +2,12 @@ package render
 
 import (
 	"bufio"
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"reflect"
+	"strings"
 
 	"github.com/bagclock/bagclock/analysis"
 )
@@ -135,7 +136,8 @@ func (j *JSONWriter) Row(r *analysis.ScanRow) error {
 }
 
 // Finish closes "scans", writes every other key of rep in the order of
-// analysis.Report's fields, closes the object and flushes. A nil rep (the
+// analysis.Report's fields (one key per line), closes the object and
+// flushes. A nil rep (the
 // analysis failed) still closes the object, with "scans" as its only key.
 // Non-finite floats in rep make Finish fail: JSON cannot hold them.
 func (j *JSONWriter) Finish(rep *analysis.Report) error {
@@ -146,31 +148,31 @@ func (j *JSONWriter) Finish(rep *analysis.Report) error {
 	if j.err != nil {
 		return j.err
 	}
-	var rest []byte
+	var fields [][]byte
 	if rep != nil {
-		b, err := json.MarshalIndent(normalized(rep), "", "  ")
-		if err != nil {
+		var err error
+		if fields, err = reportFields(normalized(rep)); err != nil {
 			j.err = fmt.Errorf("render: json report: %w", err)
 			return j.err
 		}
-		// b is "{\n  "bag": ...}": keep everything after the brace.
-		rest = bytes.TrimPrefix(b, []byte("{"))
 	}
 	j.open()
+	if j.err == nil && j.rows > 0 {
+		_, j.err = j.w.WriteString("\n")
+	}
 	if j.err == nil {
-		if j.rows > 0 {
-			_, j.err = j.w.WriteString("\n")
+		_, j.err = j.w.WriteString("]")
+	}
+	for _, f := range fields {
+		if j.err == nil {
+			_, j.err = j.w.WriteString(",\n")
+		}
+		if j.err == nil {
+			_, j.err = j.w.Write(f)
 		}
 	}
 	if j.err == nil {
-		if rest != nil && !bytes.Equal(bytes.TrimSpace(rest), []byte("}")) {
-			_, j.err = j.w.WriteString("],")
-			if j.err == nil {
-				_, j.err = j.w.Write(rest)
-			}
-		} else {
-			_, j.err = j.w.WriteString("]}")
-		}
+		_, j.err = j.w.WriteString("}")
 	}
 	if j.err == nil {
 		_, j.err = j.w.WriteString("\n")
@@ -182,6 +184,39 @@ func (j *JSONWriter) Finish(rep *analysis.Report) error {
 		j.err = fmt.Errorf("render: json finish: %w", j.err)
 	}
 	return j.err
+}
+
+// reportFields marshals each field of rep as `"key":value`, in field
+// order, honouring the json tags of analysis.Report (name, "-",
+// omitempty), so new report fields appear without touching render.
+func reportFields(rep *analysis.Report) ([][]byte, error) {
+	v := reflect.ValueOf(rep).Elem()
+	t := v.Type()
+	var out [][]byte
+	for i := 0; i < t.NumField(); i++ {
+		f := t.Field(i)
+		if !f.IsExported() {
+			continue
+		}
+		name, opts, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if name == "-" {
+			continue
+		}
+		if name == "" {
+			name = f.Name
+		}
+		fv := v.Field(i)
+		if strings.Contains(","+opts+",", ",omitempty,") && fv.IsZero() {
+			continue
+		}
+		val, err := json.Marshal(fv.Interface())
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+		key, _ := json.Marshal(name)
+		out = append(out, append(append(key, ':'), val...))
+	}
+	return out, nil
 }
 
 // normalized returns a shallow copy of rep whose nil slices and maps are

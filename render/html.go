@@ -1,0 +1,473 @@
+package render
+
+import (
+	"bufio"
+	_ "embed"
+	"fmt"
+	"html/template"
+	"io"
+	"math"
+	"path"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/bagclock/bagclock/analysis"
+)
+
+//go:embed report.html.tmpl
+var reportTemplate string
+
+// tmpl is parsed once; html/template escapes every value by the context it
+// lands in (HTML text, attribute, SVG text, JSON inside <script>). Nothing
+// from a bag is ever passed as template.HTML.
+var tmpl = template.Must(template.New("report").Funcs(template.FuncMap{
+	"f1":      f1,
+	"secs":    humanSeconds,
+	"ns":      padNS,
+	"rel":     func(start, ns int64) string { return relS(start, ns) },
+	"bytes":   humanBytes,
+	"pct":     func(n, of int) string { return pct(n, of) },
+	"classOf": classInfo,
+	"outcome": outcomeColor,
+	"add":     func(a, b float64) float64 { return a + b },
+	"sub":     func(a, b float64) float64 { return a - b },
+	"g":       func(v float64) string { return strconv.FormatFloat(v, 'g', 6, 64) },
+	"rate":    func(v float64) string { return strconv.FormatFloat(v, 'f', 2, 64) },
+	"div2":    func(v float64) float64 { return v / 2 },
+	"dS":      diffS,
+	"jumpsOf": func(t tableOf[analysis.ClockJump], start int64) jumpsArg { return jumpsArg{T: t, Start: start} },
+}).Parse(reportTemplate))
+
+// HTML writes r as one self-contained HTML page: verdict first, then
+// plots and tables. The page loads nothing from the network.
+func HTML(w io.Writer, r *analysis.Report) error {
+	if r == nil {
+		return fmt.Errorf("render: html: nil report")
+	}
+	bw := bufio.NewWriterSize(w, 64<<10)
+	if err := tmpl.Execute(bw, newPage(r)); err != nil {
+		return fmt.Errorf("render: html: %w", err)
+	}
+	if err := bw.Flush(); err != nil {
+		return fmt.Errorf("render: html: %w", err)
+	}
+	return nil
+}
+
+// page is the template's view of a report.
+type page struct {
+	R        *analysis.Report
+	Title    string
+	Sentence string
+	Tone     string // "ok", "warn", "bad"
+	ToneText string
+	Duration float64
+	Cards    []card
+	Classes  []countRow
+	Outcomes []countRow
+	ClassBar []barSeg
+	Plots    []*plot
+	HasEcho  bool
+
+	ClockJumps, StampJumps tableOf[analysis.ClockJump]
+	Stalls                 tableOf[analysis.Stall]
+	Skew                   tableOf[analysis.Skew]
+	TFTree                 tableOf[analysis.TFLink]
+	TreeLines              []treeLine
+	Rosout                 tableOf[analysis.RosoutLine]
+	RosoutMatched          int
+	Skipped                tableOf[analysis.Skipped]
+	// Ticket is the plain-text summary the "copy" button puts on the
+	// clipboard; it is emitted as JSON inside <script>, escaped there.
+	Ticket ticket
+}
+
+type ticket struct {
+	Bag      string   `json:"bag"`
+	Verdict  string   `json:"verdict"`
+	Evidence []string `json:"evidence"`
+	Commands []string `json:"commands"`
+	Findings []string `json:"findings"`
+}
+
+type card struct {
+	Label, Value, Note, Tone string
+}
+
+type countRow struct {
+	Name, Color, Meaning string
+	Count                int
+	Pct                  string
+}
+
+type barSeg struct {
+	X, W  float64
+	Color string
+	Title string
+}
+
+type tableOf[T any] struct {
+	Rows    []T
+	Omitted int
+}
+
+func capRows[T any](rows []T) tableOf[T] {
+	if len(rows) > maxTableRows {
+		return tableOf[T]{Rows: rows[:maxTableRows], Omitted: len(rows) - maxTableRows}
+	}
+	return tableOf[T]{Rows: rows}
+}
+
+// jumpsArg feeds the "jumps" sub-template.
+type jumpsArg struct {
+	T     tableOf[analysis.ClockJump]
+	Start int64
+}
+
+type treeLine struct {
+	Indent int
+	Pad    float64 // em
+	Frame  string
+	Link   *analysis.TFLink
+	Note   string
+}
+
+// classMeaning explains each class in one line, for the class table.
+var classMeaning = map[string]struct{ color, meaning string }{
+	string(analysis.SameClock):          {"#16a34a", "scan and tf on the same clock (differences of milliseconds)"},
+	string(analysis.LaserOnSystemClock): {"#dc2626", "scan ≈ +epoch ahead: the laser driver ignores use_sim_time"},
+	string(analysis.TFOnSystemClock):    {"#9333ea", "scan ≈ −epoch behind: a tf publisher is on system time"},
+	string(analysis.ZeroStamp):          {"#ea580c", "stamp 0: the laser had no /clock yet; tf2 pairs it with the latest pose"},
+	string(analysis.ClockSkew):          {"#d97706", "same clock family but seconds apart: machines out of sync"},
+	string(analysis.StaticOnly):         {"#64748b", "only static links on the path: a clock mismatch is invisible here"},
+	string(analysis.NoTransform):        {"#334155", "the scan frame is not in the tf tree"},
+}
+
+func classInfo(c string) string {
+	if m, ok := classMeaning[c]; ok {
+		return m.color
+	}
+	return "#475569"
+}
+
+func newPage(r *analysis.Report) *page {
+	p := &page{R: r}
+	p.Title = "bagclock: " + path.Base(strings.TrimRight(r.Bag.Path, "/"))
+	if r.Bag.Path == "" {
+		p.Title = "bagclock report"
+	}
+	p.Sentence = r.Verdict.Sentence
+	if p.Sentence == "" {
+		p.Sentence = r.Summary.Verdict
+	}
+	if p.Sentence == "" {
+		p.Sentence = "No verdict: the analysis produced none."
+	}
+	p.Tone, p.ToneText = tone(r.Summary.Findings)
+	if r.Bag.EndNS > r.Bag.StartNS {
+		p.Duration = nsToS(r.Bag.EndNS - r.Bag.StartNS)
+	}
+	for _, c := range r.Verdict.Commands {
+		if strings.Contains(c, "tf2_echo") {
+			p.HasEcho = true
+		}
+	}
+
+	drops := 0
+	for o, n := range r.Summary.Filter {
+		if strings.HasPrefix(o, "dropped") {
+			drops += n
+		}
+	}
+	jumps := len(r.ClockJumps)
+	if jumps == 0 {
+		jumps = len(r.Summary.ClockJumps)
+	}
+	skipped := r.Summary.Skipped
+	p.Cards = []card{
+		{Label: "duration", Value: humanSeconds(p.Duration), Note: humanBytes(r.Bag.SizeBytes) + ", " + strconv.FormatUint(r.Bag.Messages, 10) + " messages"},
+		{Label: "scans", Value: strconv.Itoa(r.Summary.Scans), Note: strconv.Itoa(r.Summary.Rows) + " (scan, target) rows"},
+		{Label: "dropped by the filter", Value: strconv.Itoa(drops), Note: pct(drops, r.Summary.Rows) + " of rows", Tone: toneIf(drops > 0, "bad")},
+		{Label: "clock jumps", Value: strconv.Itoa(jumps), Note: strconv.Itoa(len(r.StampJumps)) + " stamp jumps", Tone: toneIf(jumps > 0, "warn")},
+		{Label: "zero-stamp scans", Value: strconv.Itoa(r.Summary.ZeroStampScans), Note: strconv.Itoa(r.ZeroStamp.BeforeFirstClock) + " before the first /clock", Tone: toneIf(r.Summary.ZeroStampScans > 0, "warn")},
+		{Label: "skipped messages", Value: strconv.Itoa(skipped), Note: "unreadable or undecodable", Tone: toneIf(skipped > 0, "warn")},
+	}
+
+	p.Classes = countRows(r.Summary.Classes, func(k string) (string, string) {
+		if m, ok := classMeaning[k]; ok {
+			return m.color, m.meaning
+		}
+		return "#475569", ""
+	}, classOrder())
+	p.Outcomes = countRows(r.Summary.Filter, func(k string) (string, string) {
+		return outcomeColor(k), outcomeMeaning[k]
+	}, outcomeOrder)
+	total := 0
+	for _, c := range p.Classes {
+		total += c.Count
+	}
+	x := 0.0
+	for _, c := range p.Classes {
+		if total == 0 || c.Count <= 0 {
+			continue
+		}
+		w := float64(c.Count) / float64(total) * 1000
+		p.ClassBar = append(p.ClassBar, barSeg{X: x, W: w, Color: c.Color, Title: c.Name + ": " + strconv.Itoa(c.Count)})
+		x += w
+	}
+
+	p.Plots = []*plot{diffPlot(r, p.Duration), clockPlot(r, p.Duration), outcomePlot(r, p.Duration)}
+	p.Plots[0].Caption = "Each dot is one scan: header.stamp minus the newest stamp of the stalest dynamic link to the target. " +
+		"The axis is linear below 0.1 ms and logarithmic beyond, so milliseconds of latency and 1.79e9 s of clock mismatch fit on one axis. " +
+		"Past the cache length (dashed) tf2 can no longer interpolate: that, not 1 s, is the boundary."
+	if cr := r.ClockRate; cr != nil {
+		p.Plots[1].Caption = fmt.Sprintf("%d /clock messages; real-time factor %s; median tick %s. ",
+			cr.Messages, rateText(cr.RealTimeFactor), humanSeconds(nsToS(cr.MedianTickNS)))
+	}
+	p.Plots[1].Caption += "Markers: ◀ /clock went backwards (bag loop, simulator reset), ▶ jumped forward; shaded: /clock stalled while recording went on."
+	p.Plots[2].Caption = "What " + consumerName(r.Settings.Consumer) + "'s tf2_ros::MessageFilter would have done with each scan."
+
+	p.ClockJumps = capRows(r.ClockJumps)
+	if len(r.ClockJumps) == 0 {
+		p.ClockJumps = capRows(r.Summary.ClockJumps)
+	}
+	p.StampJumps = capRows(r.StampJumps)
+	p.Stalls = capRows(r.Stalls)
+	p.Skew = capRows(r.Skew)
+	p.TFTree = capRows(r.TFTree)
+	p.TreeLines = treeLines(r.TFTree)
+	p.Rosout = capRows(r.Rosout)
+	for _, l := range r.Rosout {
+		if l.Matched {
+			p.RosoutMatched++
+		}
+	}
+	p.Skipped = capRows(r.Skipped)
+	p.Ticket = ticket{Bag: r.Bag.Path, Verdict: p.Sentence, Evidence: nonNil(r.Verdict.Evidence),
+		Commands: nonNil(r.Verdict.Commands), Findings: nonNil(r.Summary.Findings)}
+	return p
+}
+
+var outcomeMeaning = map[string]string{
+	"passed":               "transform available at once",
+	"passed_after_wait":    "transform arrived while the scan waited in the queue",
+	"pending_at_end":       "still waiting when the bag ended",
+	"dropped_queue_full":   "pushed out of a full queue: tf never reached the stamp",
+	"dropped_out_the_back": "older than everything in the tf cache",
+	"dropped_empty_frame":  "empty frame_id",
+}
+
+func classOrder() []string {
+	return []string{string(analysis.SameClock), string(analysis.LaserOnSystemClock), string(analysis.TFOnSystemClock),
+		string(analysis.ZeroStamp), string(analysis.ClockSkew), string(analysis.StaticOnly), string(analysis.NoTransform)}
+}
+
+// countRows lists m in the given order, then unknown keys sorted.
+func countRows(m map[string]int, info func(string) (string, string), order []string) []countRow {
+	total := 0
+	for _, n := range m {
+		total += n
+	}
+	seen := map[string]bool{}
+	var keys []string
+	for _, k := range order {
+		if _, ok := m[k]; ok {
+			keys = append(keys, k)
+			seen[k] = true
+		}
+	}
+	var rest []string
+	for k := range m {
+		if !seen[k] {
+			rest = append(rest, k)
+		}
+	}
+	sort.Strings(rest)
+	keys = append(keys, rest...)
+	rows := make([]countRow, 0, len(keys))
+	for _, k := range keys {
+		c, meaning := info(k)
+		rows = append(rows, countRow{Name: k, Color: c, Meaning: meaning, Count: m[k], Pct: pct(m[k], total)})
+	}
+	return rows
+}
+
+// treeLines lays the tf links out as an indented tree, roots first, the
+// way view_frames draws it. Cycles and repeated children are cut.
+func treeLines(links []analysis.TFLink) []treeLine {
+	if len(links) > maxTableRows {
+		links = links[:maxTableRows]
+	}
+	children := map[string][]int{}
+	isChild := map[string]bool{}
+	frames := map[string]bool{}
+	for i, l := range links {
+		children[l.Parent] = append(children[l.Parent], i)
+		isChild[l.Child] = true
+		frames[l.Parent], frames[l.Child] = true, true
+	}
+	var roots []string
+	for f := range frames {
+		if !isChild[f] {
+			roots = append(roots, f)
+		}
+	}
+	sort.Strings(roots)
+	var out []treeLine
+	visited := map[string]bool{}
+	var walk func(frame string, depth int)
+	walk = func(frame string, depth int) {
+		visited[frame] = true
+		idx := children[frame]
+		sort.Slice(idx, func(a, b int) bool { return links[idx[a]].Child < links[idx[b]].Child })
+		for _, i := range idx {
+			l := &links[i]
+			if visited[l.Child] {
+				out = append(out, treeLine{Indent: depth + 1, Frame: l.Child, Link: l, Note: "already shown: more than one parent or a cycle"})
+				continue
+			}
+			out = append(out, treeLine{Indent: min(depth+1, 30), Frame: l.Child, Link: l})
+			walk(l.Child, depth+1)
+		}
+	}
+	for _, r := range roots {
+		out = append(out, treeLine{Frame: r})
+		walk(r, 0)
+	}
+	// Frames only reachable through a cycle have no root: list them too.
+	var left []string
+	for f := range frames {
+		if !visited[f] {
+			left = append(left, f)
+		}
+	}
+	sort.Strings(left)
+	for _, f := range left {
+		if !visited[f] {
+			out = append(out, treeLine{Frame: f, Note: "in a cycle: no root"})
+			walk(f, 0)
+		}
+	}
+	for i := range out {
+		out[i].Pad = float64(out[i].Indent) * 1.5
+	}
+	return out
+}
+
+func tone(findings []string) (string, string) {
+	if len(findings) == 0 {
+		return "ok", "no clock problem found"
+	}
+	for _, f := range findings {
+		switch f {
+		case "drop", "clock-mismatch", "zero-stamp":
+			return "bad", "found: " + strings.Join(findings, ", ")
+		}
+	}
+	return "warn", "found: " + strings.Join(findings, ", ")
+}
+
+func toneIf(b bool, t string) string {
+	if b {
+		return t
+	}
+	return ""
+}
+
+func consumerName(c string) string {
+	if c == "" {
+		return "rviz"
+	}
+	return c
+}
+
+func rateText(f float64) string {
+	if !finite(f) || f == 0 {
+		return "unknown"
+	}
+	return strconv.FormatFloat(f, 'f', 2, 64) + "×"
+}
+
+func nsToS(ns int64) float64 { return float64(ns) / 1e9 }
+
+// diffS is (a − b) in seconds, without int64 overflow.
+func diffS(a, b int64) float64 {
+	if d, ok := subNS(a, b); ok {
+		return nsToS(d)
+	}
+	return (float64(a) - float64(b)) / 1e9
+}
+
+// relS prints ns as seconds since the bag start, +12.345 s.
+func relS(start, ns int64) string {
+	d, ok := subNS(ns, start)
+	if !ok {
+		return padNS(ns)
+	}
+	return "+" + strconv.FormatFloat(nsToS(d), 'f', 3, 64) + " s"
+}
+
+// padNS prints a time in nanoseconds as sec.nanosec with nine digits: the
+// padding tf2_echo leaves out. System-clock values get their UTC date.
+func padNS(ns int64) string {
+	s := formatNSAsSeconds(ns)
+	if ns > 1e9*86400*365 { // after 1971: a wall-clock stamp
+		s += " (" + time.Unix(0, ns).UTC().Format("2006-01-02 15:04:05Z") + ")"
+	}
+	return s
+}
+
+// humanSeconds prints a duration with a unit that suits it: 3.20 ms,
+// 12.5 s, 1.79e9 s.
+func humanSeconds(s float64) string {
+	if !finite(s) {
+		return "–"
+	}
+	a := math.Abs(s)
+	sign := ""
+	if s < 0 {
+		sign = "−"
+	}
+	switch {
+	case a == 0:
+		return "0 s"
+	case a < 1e-6:
+		return sign + strconv.FormatFloat(a*1e9, 'f', 0, 64) + " ns"
+	case a < 1e-3:
+		return sign + strconv.FormatFloat(a*1e6, 'f', 1, 64) + " µs"
+	case a < 1:
+		return sign + strconv.FormatFloat(a*1e3, 'f', 2, 64) + " ms"
+	case a < 1000:
+		return sign + strconv.FormatFloat(a, 'f', 3, 64) + " s"
+	case a < 1e6:
+		return sign + strconv.FormatFloat(a, 'f', 1, 64) + " s"
+	default:
+		m := strconv.FormatFloat(a, 'e', 3, 64) // 1.790e+09
+		mant, exp, _ := strings.Cut(m, "e")
+		e, _ := strconv.Atoi(exp)
+		return sign + mant + "e" + strconv.Itoa(e) + " s"
+	}
+}
+
+func humanBytes(n int64) string {
+	f := float64(n)
+	switch {
+	case n < 1024:
+		return strconv.FormatInt(n, 10) + " B"
+	case f < 1<<20:
+		return strconv.FormatFloat(f/1024, 'f', 1, 64) + " KiB"
+	case f < 1<<30:
+		return strconv.FormatFloat(f/(1<<20), 'f', 1, 64) + " MiB"
+	default:
+		return strconv.FormatFloat(f/(1<<30), 'f', 2, 64) + " GiB"
+	}
+}
+
+func pct(n, of int) string {
+	if of <= 0 {
+		return "–"
+	}
+	return strconv.FormatFloat(float64(n)*100/float64(of), 'f', 1, 64) + "%"
+}
