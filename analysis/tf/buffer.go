@@ -247,3 +247,22 @@ func (b *Buffer) Stats() Stats {
 	}
 	return s
 }
+
+// Log lines tf2_ros::Buffer prints (WARN) before clearing on a time jump.
+const (
+	JumpBackMessage         = "Detected jump back in time. Clearing TF buffer."
+	TimeSourceChangeMessage = "Detected time source change. Clearing TF buffer."
+)
+
+// ClearOnJump applies tf2_ros::Buffer's (C++) time-jump callback to a step
+// of ROS time by deltaNS: its jump threshold fires on any backward step
+// (min_backward = −1 ns) and never on forward ones, and the callback calls
+// Clear. It reports whether the buffer was cleared. rclpy's buffer has no
+// such callback (geometry2#606): to model it, do not call ClearOnJump.
+func (b *Buffer) ClearOnJump(deltaNS int64) bool {
+	if deltaNS >= 0 {
+		return false
+	}
+	b.Clear()
+	return true
+}

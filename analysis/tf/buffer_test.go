@@ -500,3 +500,17 @@ func TestNoAllocs(t *testing.T) {
 		}
 	}
 }
+
+func TestClearOnJump(t *testing.T) {
+	b := NewBuffer(Options{})
+	mustSet(t, b, tfAt("odom", "base", 130*sec, 0), false)
+	for _, c := range []struct {
+		delta int64
+		clear bool
+	}{{0, false}, {5 * sec, false}, {-1, true}} {
+		mustSet(t, b, tfAt("odom", "base", 130*sec, 0), false)
+		if got := b.ClearOnJump(c.delta); got != c.clear || (b.CacheLen("base") == 0) != c.clear {
+			t.Errorf("ClearOnJump(%d) = %v, cache %d", c.delta, got, b.CacheLen("base"))
+		}
+	}
+}
