@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"sync"
 
 	"github.com/klauspost/compress/zstd"
 	"github.com/pierrec/lz4/v4"
@@ -19,11 +20,43 @@ func isZstdFrame(b []byte) bool { return bytes.HasPrefix(b, zstdMagic) }
 
 // newBlockDecoder returns a decoder for DecodeAll with a memory cap, so a
 // frame that claims a huge content size is refused before allocation.
+// Decoders are kept in a small free list: building one costs megabytes of
+// tables, more than reading a small file.
 func newBlockDecoder(limit int64) (*zstd.Decoder, error) {
-	return zstd.NewReader(nil,
+	decoderPool.Lock()
+	defer decoderPool.Unlock()
+	if l := decoderPool.free[limit]; len(l) > 0 {
+		d := l[len(l)-1]
+		decoderPool.free[limit] = l[:len(l)-1]
+		return d, nil
+	}
+	d, err := zstd.NewReader(nil,
 		zstd.WithDecoderConcurrency(1),
 		zstd.WithDecoderMaxMemory(uint64(limit)))
+	if err == nil {
+		decoderPool.limit[d] = limit
+	}
+	return d, err
 }
+
+// releaseBlockDecoder returns a decoder from newBlockDecoder for reuse.
+func releaseBlockDecoder(d *zstd.Decoder) {
+	decoderPool.Lock()
+	defer decoderPool.Unlock()
+	limit, ok := decoderPool.limit[d]
+	if !ok || len(decoderPool.free[limit]) >= 4 {
+		delete(decoderPool.limit, d)
+		d.Close()
+		return
+	}
+	decoderPool.free[limit] = append(decoderPool.free[limit], d)
+}
+
+var decoderPool = struct {
+	sync.Mutex
+	free  map[int64][]*zstd.Decoder
+	limit map[*zstd.Decoder]int64
+}{free: map[int64][]*zstd.Decoder{}, limit: map[*zstd.Decoder]int64{}}
 
 // newStreamDecoder returns a streaming decoder (FILE-mode .zstd files).
 func newStreamDecoder(r io.Reader, limit int64) (*zstd.Decoder, error) {
@@ -77,7 +110,10 @@ func (c *chunkDecompressor) decompress(compression string, src []byte, size uint
 			}
 			c.zdec = d
 		}
-		out, err := c.zdec.DecodeAll(src, dst[:0])
+		// Size the buffer once from the header instead of letting DecodeAll
+		// grow it step by step; past 32 MiB a lying header must not decide
+		// the allocation, so DecodeAll grows it (bounded by the limit).
+		out, err := c.zdec.DecodeAll(src, growLen(dst, int(min(size, 32<<20)))[:0])
 		if err != nil {
 			return nil, fmt.Errorf("zstd chunk: %w", err)
 		}
@@ -116,7 +152,8 @@ func (c *chunkDecompressor) decompress(compression string, src []byte, size uint
 
 func (c *chunkDecompressor) close() {
 	if c.zdec != nil {
-		c.zdec.Close()
+		releaseBlockDecoder(c.zdec)
+		c.zdec = nil
 	}
 }
 

@@ -266,7 +266,7 @@ func (it *Iterator) Close() error {
 		}
 	}
 	if it.zdec != nil {
-		it.zdec.Close()
+		releaseBlockDecoder(it.zdec)
 		it.zdec = nil
 	}
 	it.bag = nil
