@@ -99,6 +99,7 @@ func loadInChromium(t *testing.T, bin string, r *analysis.Report) browserPage {
 		chromedp.ScrollIntoView(chromedp.CSS("#plot-diff svg")),
 		evalVoid(`(function(){var s=document.querySelector("#plot-diff svg");if(!s)return;var b=s.getBoundingClientRect();
 			s.dispatchEvent(new MouseEvent("mousemove",{clientX:b.left+b.width/2,clientY:b.top+b.height/3,bubbles:true}));
+			s.dispatchEvent(new MouseEvent("mouseleave",{bubbles:false}));
 			var th=document.querySelector("table.sortable th.s");if(th){th.click();th.click();}
 			window.scrollTo(0,0);})()`),
 	)
@@ -163,7 +164,12 @@ func TestBrowser(t *testing.T) {
 			if len(p.Shot) < 8 || string(p.Shot[1:4]) != "PNG" {
 				t.Fatalf("screenshot is not a PNG (%d bytes)", len(p.Shot))
 			}
-			out := filepath.Join(t.TempDir(), "report.png")
+			// BAGCLOCK_SHOT_DIR keeps every screenshot for a look.
+			dir := os.Getenv("BAGCLOCK_SHOT_DIR")
+			if dir == "" {
+				dir = t.TempDir()
+			}
+			out := filepath.Join(dir, tc.name+".png")
 			if tc.shot != "" && *update {
 				out = tc.shot
 			}

@@ -103,8 +103,9 @@ type legendItem struct {
 	Note  string
 }
 
-var seriesColors = []string{"#2563eb", "#dc2626", "#16a34a", "#9333ea", "#ea580c", "#0891b2",
-	"#c026d3", "#65a30d", "#b45309", "#4f46e5", "#be123c", "#0d9488"}
+// seriesColors avoid pure red and green, which the page uses for bad and good.
+var seriesColors = []string{"#2563eb", "#0d9488", "#9333ea", "#ea580c", "#db2777", "#0891b2",
+	"#65a30d", "#b45309", "#4f46e5", "#be123c", "#475569", "#a16207"}
 
 // linScale maps [d0,d1] to [p0,p1].
 type linScale struct{ d0, d1, p0, p1 float64 }
@@ -367,12 +368,12 @@ func diffPlot(r *analysis.Report, dur float64) *plot {
 	if top > 1e8 {
 		y := ys.at(symlog(top))
 		p.Zones = append(p.Zones, zone{Y: y, H: ys.at(symlog(1e8)) - y, Color: "#fee2e2",
-			Label: "scan ahead by years: scan on system time, tf on sim time"})
+			Label: "shaded: scan ahead by years (scan on system time, tf on sim time)"})
 	}
 	if bot < -1e8 {
 		y := ys.at(symlog(-1e8))
 		p.Zones = append(p.Zones, zone{Y: y, H: ys.at(symlog(bot)) - y, Color: "#ede9fe",
-			Label: "scan behind by years: tf on system time, scan on sim time"})
+			Label: "shaded: scan behind by years (tf on system time, scan on sim time)"})
 	}
 	if c := r.Settings.CacheTimeS; c > 0 && finite(c) {
 		if c <= top {
@@ -433,6 +434,9 @@ func clockPlot(r *analysis.Report, dur float64) *plot {
 	pad := (hi - lo) * 0.05
 	step := niceStep(hi-lo+2*pad, 6)
 	p.Y0, p.Y1 = math.Floor((lo-pad)/step)*step, math.Ceil((hi+pad)/step)*step
+	if lo >= 0 && p.Y0 < 0 {
+		p.Y0 = 0
+	}
 	xsc := linScale{p.X0, p.X1, p.PX0, p.PX1}
 	ysc := linScale{p.Y0, p.Y1, p.PY0, p.PY1}
 	p.XTicks = timeTicks(p.X0, p.X1, xsc)

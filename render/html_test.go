@@ -1,0 +1,162 @@
+package render
+
+import (
+	"bytes"
+	"encoding/json"
+	"html"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/bagclock/bagclock/analysis"
+)
+
+func TestHTMLEscapesBagStrings(t *testing.T) {
+	out := string(renderHTML(t, hostileReport()))
+	for _, raw := range []string{hostileFrame, hostileTopic, hostileKey, hostilePath, "<img"} {
+		if strings.Contains(out, raw) {
+			i := strings.Index(out, raw)
+			t.Errorf("raw %q in output: …%s…", raw, out[max(0, i-80):min(len(out), i+80)])
+		}
+	}
+	// Exactly our two script elements: the JSON ticket and the page script.
+	if n := len(regexp.MustCompile(`(?i)<script`).FindAllString(out, -1)); n != 2 {
+		t.Errorf("%d <script elements, want 2", n)
+	}
+	if strings.Contains(strings.ToLower(out), "onerror=") && !strings.Contains(out, "onerror=&#34;") {
+		t.Error("an onerror attribute made it into markup")
+	}
+	// The names are still shown, as text: in HTML text, SVG <text>, and
+	// <title> inside the SVG legend.
+	for _, ctx := range []struct{ name, want string }{
+		{"html text", html.EscapeString(hostileFrame)},
+		{"svg series title", "<title>" + html.EscapeString(hostileKey) + "</title>"},
+		{"legend", `<span class="mono">` + html.EscapeString(hostileKey) + `</span>`},
+	} {
+		if !strings.Contains(out, ctx.want) {
+			t.Errorf("%s: %q not found", ctx.name, ctx.want)
+		}
+	}
+	// The JSON ticket inside <script> still decodes to the original strings.
+	m := regexp.MustCompile(`(?s)<script type="application/json" id="ticket">(.*?)</script>`).FindStringSubmatch(out)
+	if m == nil {
+		t.Fatal("ticket JSON not found")
+	}
+	var tk ticket
+	if err := json.Unmarshal([]byte(m[1]), &tk); err != nil {
+		t.Fatalf("ticket JSON: %v\n%s", err, m[1])
+	}
+	if tk.Bag != hostilePath || !strings.Contains(tk.Verdict, hostileFrame) {
+		t.Errorf("ticket = %+v, want the hostile strings back", tk)
+	}
+	if strings.Contains(m[1], "</") {
+		t.Error("ticket JSON contains </, which could end the script element")
+	}
+}
+
+func TestHTMLSizeOneHour(t *testing.T) {
+	rep := hourReport()
+	out := renderHTML(t, rep)
+	const limit = 2 << 20
+	t.Logf("one-hour report: %d bytes", len(out))
+	if len(out) >= limit {
+		t.Fatalf("one-hour report is %d bytes, want < %d", len(out), limit)
+	}
+	s := string(out)
+	for _, want := range []string{
+		"8 more topic/target series not drawn",
+		"points thinned out for size",
+		"more rows not shown",
+	} {
+		if !strings.Contains(s, want) {
+			t.Errorf("missing note %q", want)
+		}
+	}
+	// No series path carries more than the cap.
+	for _, m := range regexp.MustCompile(`d="([^"]*)"`).FindAllStringSubmatch(s, -1) {
+		if n := strings.Count(m[1], "M") + strings.Count(m[1], "L"); n > maxPointsPerSeries {
+			t.Errorf("a path has %d points, cap is %d", n, maxPointsPerSeries)
+		}
+	}
+}
+
+func TestHTMLEmptyReport(t *testing.T) {
+	out := string(renderHTML(t, &analysis.Report{}))
+	for _, want := range []string{"No verdict", "no /clock", "No filter decisions", "dynamic transform to compare"} {
+		if !strings.Contains(strings.ToLower(out), strings.ToLower(want)) {
+			t.Errorf("empty report lacks %q", want)
+		}
+	}
+	if err := HTML(&bytes.Buffer{}, nil); err == nil {
+		t.Error("HTML(nil) succeeded")
+	}
+}
+
+func TestDecimate(t *testing.T) {
+	var pts []analysis.Point
+	for i := 0; i < 10_000; i++ {
+		pts = append(pts, analysis.Point{X: float64(i), Y: 0})
+	}
+	pts[4321].Y = 1.79e9 // one spike must survive
+	pts[17].Y = -5
+	got := decimate(pts, 200)
+	if len(got) > 200 {
+		t.Fatalf("%d points, want ≤ 200", len(got))
+	}
+	var sawSpike, sawDip bool
+	for i, p := range got {
+		sawSpike = sawSpike || p.Y == 1.79e9
+		sawDip = sawDip || p.Y == -5
+		if i > 0 && p.X < got[i-1].X {
+			t.Fatalf("x order broken at %d", i)
+		}
+	}
+	if !sawSpike || !sawDip {
+		t.Errorf("extremes lost: spike %v dip %v", sawSpike, sawDip)
+	}
+}
+
+func TestAxisLabels(t *testing.T) {
+	tests := []struct {
+		v    float64
+		want string
+	}{
+		{1e-3, "1 ms"}, {1e-2, "10 ms"}, {1, "1 s"}, {1000, "1000 s"}, {1e6, "1e6 s"}, {1e9, "1e9 s"}, {-1e9, "−1e9 s"}, {0, "0"},
+	}
+	for _, tc := range tests {
+		if got := decadeLabel(tc.v); got != tc.want {
+			t.Errorf("decadeLabel(%g) = %q, want %q", tc.v, got, tc.want)
+		}
+	}
+	// The diff plot of the sample spans 1 ms to 1e9 s on one axis.
+	p := diffPlot(sampleReport(), 60)
+	var labels []string
+	for _, tk := range p.YTicks {
+		labels = append(labels, tk.Label)
+	}
+	joined := strings.Join(labels, ",")
+	for _, want := range []string{"1 ms", "1 s", "1e9 s"} {
+		if !strings.Contains(joined, want) {
+			t.Errorf("diff axis labels %s lack %s", joined, want)
+		}
+	}
+	// Ticks are ordered bottom to top by value: a larger value sits higher.
+	if a, b := symlog(1e-3), symlog(1e9); !(a < b) {
+		t.Error("symlog not monotonic")
+	}
+}
+
+func TestHumanSeconds(t *testing.T) {
+	tests := []struct {
+		s    float64
+		want string
+	}{
+		{0, "0 s"}, {5e-9, "5 ns"}, {2.5e-4, "250.0 µs"}, {0.0032, "3.20 ms"}, {12.5, "12.500 s"},
+		{-1.79e9, "−1.790e9 s"}, {3600, "3600.0 s"},
+	}
+	for _, tc := range tests {
+		if got := humanSeconds(tc.s); got != tc.want {
+			t.Errorf("humanSeconds(%g) = %q, want %q", tc.s, got, tc.want)
+		}
+	}
+}
