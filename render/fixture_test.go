@@ -80,6 +80,7 @@ func sampleReport() *analysis.Report {
 			ZeroStampScans: 2,
 			ClockJumps: []analysis.ClockJump{{Index: 2960, LogTimeNS: fxStart + s2ns(30), FromNS: s2ns(29.99),
 				ToNS: 0, Kind: "backward", Topic: "/clock"}},
+			Skipped:  3,
 			Findings: []string{"drop", "clock-mismatch", "jump", "zero-stamp"},
 		},
 		Verdict: analysis.Verdict{

@@ -54,6 +54,17 @@ func TestHTMLEscapesBagStrings(t *testing.T) {
 	}
 }
 
+func TestHTMLNoFilteredValues(t *testing.T) {
+	// html/template writes ZgotmplZ where it refused a value (say a colour in
+	// a style attribute): the page would silently lose it.
+	for name, r := range map[string]*analysis.Report{"sample": sampleReport(), "hostile": hostileReport(), "empty": {}} {
+		if out := renderHTML(t, r); bytes.Contains(out, []byte("ZgotmplZ")) {
+			i := bytes.Index(out, []byte("ZgotmplZ"))
+			t.Errorf("%s: filtered value at …%s…", name, out[max(0, i-100):i+10])
+		}
+	}
+}
+
 func TestHTMLSizeOneHour(t *testing.T) {
 	rep := hourReport()
 	out := renderHTML(t, rep)

@@ -5,6 +5,7 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"flag"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -281,4 +282,32 @@ func TestJSONEdges(t *testing.T) {
 	if err := NewJSON(&b).Finish(bad); err == nil {
 		t.Error("NaN in the report was written as JSON")
 	}
+}
+
+func BenchmarkCSVRow(b *testing.B) {
+	rows := sampleRows()
+	cw := NewCSV(io.Discard)
+	b.ReportAllocs()
+	for b.Loop() {
+		for i := range rows {
+			if err := cw.Row(&rows[i]); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	b.ReportMetric(float64(b.N*len(rows))/b.Elapsed().Seconds(), "rows/s")
+}
+
+func BenchmarkJSONRow(b *testing.B) {
+	rows := sampleRows()
+	jw := NewJSON(io.Discard)
+	b.ReportAllocs()
+	for b.Loop() {
+		for i := range rows {
+			if err := jw.Row(&rows[i]); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	b.ReportMetric(float64(b.N*len(rows))/b.Elapsed().Seconds(), "rows/s")
 }
