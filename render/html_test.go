@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"html"
+	"math"
 	"regexp"
 	"strings"
 	"testing"
@@ -57,7 +58,12 @@ func TestHTMLEscapesBagStrings(t *testing.T) {
 func TestHTMLNoFilteredValues(t *testing.T) {
 	// html/template writes ZgotmplZ where it refused a value (say a colour in
 	// a style attribute): the page would silently lose it.
-	for name, r := range map[string]*analysis.Report{"sample": sampleReport(), "hostile": hostileReport(), "empty": {}} {
+	nan := sampleReport()
+	nan.Skew[0].MedianS, nan.ZeroStamp.MaxRotationDeg, nan.ClockRate.RealTimeFactor = math.NaN(), math.Inf(1), math.NaN()
+	nan.Series.Diff["/scan → odom"][3].Y = math.NaN()
+	nan.Series.Clock[5].X = math.Inf(-1)
+	nan.Series.Outcomes[0].X = math.NaN()
+	for name, r := range map[string]*analysis.Report{"sample": sampleReport(), "hostile": hostileReport(), "empty": {}, "nan": nan} {
 		if out := renderHTML(t, r); bytes.Contains(out, []byte("ZgotmplZ")) {
 			i := bytes.Index(out, []byte("ZgotmplZ"))
 			t.Errorf("%s: filtered value at …%s…", name, out[max(0, i-100):i+10])
