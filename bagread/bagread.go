@@ -2,6 +2,19 @@
 // compressed, crashed or cut off) and streams their raw messages.
 //
 // It never modifies the user's files and imports no other bagclock package.
+//
+// Open reads what a bag holds (files, topics with counts taken from the
+// storage, metadata.yaml if usable, how a damaged file was recovered);
+// Bag.Messages streams raw messages in record order or record-time order
+// with the topic filter pushed down to storage. Damage is data, not an
+// error: a file cut short ends in a Problem and File.Recovery, a message
+// that cannot be recovered carries Message.Err, and the read goes on.
+//
+// Memory stays bounded by the largest chunk or message, with two
+// documented exceptions for TimeOrder: an MCAP that mixes chunks and
+// top-level messages, or a .mcap.zstd whose messages are out of order, is
+// sorted in memory. Several iterators may read one Bag at a time; each
+// Iterator is for one goroutine.
 package bagread
 
 // Storage identifiers as rosbag2 writes them in metadata.yaml.

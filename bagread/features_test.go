@@ -463,3 +463,29 @@ func TestDamagedDB3(t *testing.T) {
 		t.Errorf("cut db3: %v", err)
 	}
 }
+
+// Two iterators on one Bag at once (run under -race in CI).
+func TestConcurrentIterators(t *testing.T) {
+	for _, rel := range []string{"evo-nav2-turtlebot-mcap", "tb3-walker-simstart", "rosbag2-head/rosbag2_py/test/resources/mcap/wbag"} {
+		b, err := Open(testenv.SharedBag(t, rel), Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		done := make(chan int, 2)
+		for _, order := range []Order{RecordOrder, TimeOrder} {
+			go func() {
+				it := b.Messages(ReadOptions{Order: order})
+				n := 0
+				for it.Next() {
+					n++
+				}
+				it.Close()
+				done <- n
+			}()
+		}
+		if a, c := <-done, <-done; uint64(a) != b.MessageCount || uint64(c) != b.MessageCount {
+			t.Errorf("%s: concurrent reads got %d and %d of %d", rel, a, c, b.MessageCount)
+		}
+		b.Close()
+	}
+}

@@ -60,6 +60,9 @@ func (in *mcapInfo) register(path string, off int64, op byte, body []byte) error
 			if err != nil {
 				return &FileError{Path: path, Offset: off, Op: "parse schema", Err: err}
 			}
+			if _, ok := in.schemas[s.ID]; ok {
+				return nil // known: no write, so iterators can share the map
+			}
 			in.schemas[s.ID] = s.Name
 			for _, c := range in.channels {
 				if c.schemaID == s.ID && c.typ == "" {
