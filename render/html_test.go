@@ -71,6 +71,20 @@ func TestHTMLNoFilteredValues(t *testing.T) {
 	}
 }
 
+func TestHTMLSelfContained(t *testing.T) {
+	out := string(renderHTML(t, sampleReport()))
+	// Nothing may be fetched: no URLs, no src attributes, no @import, and
+	// the only href is the empty data: favicon that stops a favicon request.
+	for _, bad := range []string{"http:", "https:", "//cdn", " src=", "@import", "url("} {
+		if strings.Contains(out, bad) {
+			t.Errorf("output contains %q", bad)
+		}
+	}
+	if hrefs := regexp.MustCompile(`href="[^"]*"`).FindAllString(out, -1); len(hrefs) != 1 || hrefs[0] != `href="data:,"` {
+		t.Errorf("hrefs = %v, want only the data: favicon", hrefs)
+	}
+}
+
 func TestHTMLSizeOneHour(t *testing.T) {
 	rep := hourReport()
 	out := renderHTML(t, rep)
