@@ -189,7 +189,7 @@ func newPage(r *analysis.Report) *page {
 	p.Cards = []card{
 		{Label: "duration", Value: humanSeconds(p.Duration), Note: humanBytes(r.Bag.SizeBytes) + ", " + strconv.FormatUint(r.Bag.Messages, 10) + " messages"},
 		{Label: "scans", Value: strconv.Itoa(r.Summary.Scans), Note: strconv.Itoa(r.Summary.Rows) + " (scan, target) rows"},
-		{Label: "dropped by the filter", Value: strconv.Itoa(drops), Note: pct(drops, r.Summary.Rows) + " of rows", Tone: toneIf(drops > 0, "bad")},
+		{Label: "filter drops", Value: strconv.Itoa(drops), Note: pct(drops, r.Summary.Rows) + " of rows", Tone: toneIf(drops > 0, "bad")},
 		{Label: "clock jumps", Value: strconv.Itoa(jumps), Note: strconv.Itoa(len(r.StampJumps)) + " stamp jumps", Tone: toneIf(jumps > 0, "warn")},
 		{Label: "zero-stamp scans", Value: strconv.Itoa(r.Summary.ZeroStampScans), Note: strconv.Itoa(r.ZeroStamp.BeforeFirstClock) + " before the first /clock", Tone: toneIf(r.Summary.ZeroStampScans > 0, "warn")},
 		{Label: "skipped messages", Value: strconv.Itoa(skipped), Note: "unreadable or undecodable", Tone: toneIf(skipped > 0, "warn")},
