@@ -80,7 +80,8 @@ type Bag struct {
 	tempDir string
 }
 
-// SizeBytes is the total on-disk size of the bag's storage files.
+// SizeBytes is the total on-disk size of the bag's storage files (as
+// ros2 bag info counts it: without -wal/-shm files, see File.WALBytes).
 func (b *Bag) SizeBytes() int64 {
 	var n int64
 	for _, f := range b.Files {
@@ -124,6 +125,9 @@ type File struct {
 	// PrivateCopy is true when a sqlite file (and its -wal/-shm) was copied
 	// to a temp dir so its WAL could be read without touching the original.
 	PrivateCopy bool
+	// WALBytes is the size of a leftover -wal file next to a db3 (0 if
+	// none); Size does not include it.
+	WALBytes int64
 	// OrphanMessages as in Bag, for this file.
 	OrphanMessages uint64
 }

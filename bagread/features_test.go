@@ -57,7 +57,7 @@ func TestWALBagUntouched(t *testing.T) {
 				t.Errorf("MessageCount %d, PROVENANCE says 2457 with the WAL", b.MessageCount)
 			}
 			f := b.Files[0]
-			if !f.PrivateCopy || f.Recovery == nil || f.Recovery.WALMessages != 2457-2120 {
+			if !f.PrivateCopy || f.Recovery == nil || f.Recovery.WALMessages != 2457-2120 || f.WALBytes != 4124152 {
 				t.Errorf("file %+v recovery %+v: want a private copy with 337 WAL-only messages", f, f.Recovery)
 			}
 			got, probs, errs := collect(t, b, ReadOptions{})
@@ -274,6 +274,46 @@ func TestTruncatedMCAP(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// A FILE-compressed MCAP whose zstd stream was cut: every message the
+// decodable prefix holds is kept.
+func TestTruncatedMCAPZstd(t *testing.T) {
+	src := tempPath(t, "src.mcap")
+	writeMCAP(t, src, genSpec{chunked: true, compression: mcap.CompressionNone, chunkSize: 30000, n: 6000})
+	zp := src + ".zstd"
+	zstdFile(t, src, zp)
+	z, _ := os.ReadFile(zp)
+	for _, frac := range []float64{0.2, 0.5, 0.8, 0.99} {
+		cut := int(float64(len(z)) * frac)
+		t.Run(fmt.Sprint("cut", cut), func(t *testing.T) {
+			p := tempPath(t, "cut.mcap.zstd")
+			os.WriteFile(p, z[:cut], 0o644)
+			dec, _ := zstd.NewReader(bytes.NewReader(z[:cut]))
+			prefix, _ := io.ReadAll(dec)
+			dec.Close()
+			want := lexerCount(t, prefix)
+			t.Logf("decodable prefix %d bytes, %d messages", len(prefix), want)
+			b, err := Open(p, Options{})
+			if len(prefix) < 8 {
+				if err == nil || !strings.Contains(err.Error(), p) {
+					t.Errorf("nothing decodable: want an error naming the file, got %v", err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer b.Close()
+			if f := b.Files[0]; f.Recovery == nil || f.MessageCount != uint64(want) || f.Compression != "zstd" {
+				t.Errorf("file %+v recovery %+v: want %d messages (mcap lexer on the decodable prefix)", f, f.Recovery, want)
+			}
+			got, probs, _ := collect(t, b, ReadOptions{Order: TimeOrder})
+			if len(got) != want || len(probs) == 0 {
+				t.Errorf("time order read %d of %d, problems %v", len(got), want, probs)
+			}
+		})
 	}
 }
 

@@ -146,8 +146,9 @@ func (s *mcapStream) next() bool {
 			}
 			body, err := s.rr.body(&s.recBuf, length)
 			if err != nil {
-				s.stop(start, err)
-				return false
+				// A .mcap.zstd stream cut inside a chunk: keep what decodes.
+				s.salvagePart(start, s.recBuf, err)
+				continue
 			}
 			s.loadChunk(start, body)
 		case opMessage:
@@ -574,7 +575,6 @@ func (s *sortedStream) close() error         { return s.base.close() }
 // inside it) and decodes as much of it as the bytes allow, so every
 // complete message before the cut is kept; the stream stops after it.
 func (s *mcapStream) salvageTail(start int64, cause error) {
-	s.stopAt, s.stopErr = start, cause
 	var part []byte
 	if s.rr.size >= 0 {
 		left := s.rr.size - s.rr.off
@@ -582,6 +582,12 @@ func (s *mcapStream) salvageTail(start int64, cause error) {
 			part, _ = s.rr.body(&s.recBuf, uint64(left))
 		}
 	}
+	s.salvagePart(start, part, cause)
+}
+
+// salvagePart decodes the bytes of a torn chunk record that could be read.
+func (s *mcapStream) salvagePart(start int64, part []byte, cause error) {
+	s.stopAt, s.stopErr = start, cause
 	if len(part) == 0 {
 		return
 	}

@@ -77,6 +77,9 @@ func (b *Bag) openSQLite(path string, compressed bool) (*opened, error) {
 		return fail("read sqlite schema", err)
 	}
 	o.file.PrivateCopy = private
+	if st, err := os.Stat(path + "-wal"); err == nil {
+		o.file.WALBytes = st.Size()
+	}
 	if private {
 		// Messages only in the WAL: what the main file alone holds, read
 		// immutable, subtracted from the total.
