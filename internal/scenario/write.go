@@ -95,3 +95,21 @@ func WriteSamples(root string) error {
 	}
 	return nil
 }
+
+// LargeSamples lists the benchmark bags: the Large case (600 s, 20 Hz
+// scans of 1080 ranges and intensities, 100 Hz tf, 100 Hz /clock) as
+// uncompressed MCAP, zstd-chunked MCAP and db3. factor > 1 makes them that
+// many times longer, in directories named huge-* instead of large-*.
+func LargeSamples(factor int) []Sample {
+	spec, _ := Get(Large) // Large is a known case
+	prefix := "large"
+	if factor > 1 {
+		spec = spec.Scale(factor)
+		prefix = "huge"
+	}
+	return []Sample{
+		{Dir: prefix + "-mcap", Spec: spec, Opts: bagwrite.Options{Storage: bagwrite.StorageMCAP}},
+		{Dir: prefix + "-mcap-zstd", Spec: spec, Opts: bagwrite.Options{Storage: bagwrite.StorageMCAP, ChunkCompression: "zstd"}},
+		{Dir: prefix + "-db3", Spec: spec, Opts: bagwrite.Options{Storage: bagwrite.StorageSQLite3}},
+	}
+}
