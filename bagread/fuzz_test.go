@@ -1,9 +1,13 @@
 package bagread
 
 import (
+	"encoding/binary"
+	"fmt"
+	"math/rand"
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/foxglove/mcap/go/mcap"
 )
@@ -73,4 +77,64 @@ func FuzzDB3Reader(f *testing.F) {
 		}
 		drain(t, p)
 	})
+}
+
+// TestMutatedFiles is a deterministic stand-in for the fuzzers: seeded
+// random byte flips, 64-bit length overwrites, insertions and cuts of
+// small generated MCAP and db3 files must neither panic nor hang.
+func TestMutatedFiles(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short")
+	}
+	r := rand.New(rand.NewSource(7))
+	var seeds [][]byte
+	dir := t.TempDir()
+	for i, spec := range []genSpec{
+		{chunked: true, compression: mcap.CompressionZSTD, chunkSize: 500, n: 12},
+		{chunked: true, compression: mcap.CompressionLZ4, chunkSize: 500, n: 12, jitter: true},
+		{chunked: true, compression: mcap.CompressionNone, chunkSize: 500, n: 12, noIndex: true},
+		{chunked: false, n: 12, jitter: true},
+	} {
+		p := filepath.Join(dir, fmt.Sprintf("seed%d.mcap", i))
+		writeMCAP(t, p, spec)
+		data, _ := os.ReadFile(p)
+		seeds = append(seeds, data)
+	}
+	db := filepath.Join(dir, "seed.db3")
+	writeDB3(t, db, 4, 8, true)
+	dbData, _ := os.ReadFile(db)
+	for i := 0; i < 600; i++ {
+		name, src := "f.mcap", seeds[i%len(seeds)]
+		if i%5 == 4 {
+			name, src = "f.db3", dbData
+		}
+		d := append([]byte(nil), src...)
+		switch r.Intn(4) {
+		case 0:
+			for k := 0; k < 1+r.Intn(4); k++ {
+				d[r.Intn(len(d))] = byte(r.Intn(256))
+			}
+		case 1:
+			pos := r.Intn(len(d) - 8)
+			binary.LittleEndian.PutUint64(d[pos:], uint64(r.Int63())>>uint(r.Intn(63)))
+		case 2:
+			pos := r.Intn(len(d))
+			d = append(d[:pos], append(make([]byte, 1+r.Intn(20)), d[pos:]...)...)
+		case 3:
+			d = d[:r.Intn(len(d))]
+		}
+		p := filepath.Join(t.TempDir(), name)
+		os.WriteFile(p, d, 0o644)
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			drain(t, p)
+		}()
+		select {
+		case <-done:
+		case <-time.After(20 * time.Second):
+			os.WriteFile(filepath.Join(os.TempDir(), "bagread-hang-"+name), d, 0o644)
+			t.Fatalf("mutation %d hangs (input saved in %s)", i, os.TempDir())
+		}
+	}
 }
