@@ -199,3 +199,32 @@ func (c *chunkDecompressor) decompressPartial(compression string, src []byte, si
 	}
 	return out
 }
+
+// bigFrame is the declared size above which a MESSAGE-mode frame is
+// decoded as a stream: DecodeAll would allocate the declared size up
+// front, and a few lying header bytes must not cost a gigabyte.
+const bigFrame = 64 << 20
+
+// decodeFrame undoes one MESSAGE-mode zstd frame into dst.
+func decodeFrame(d *zstd.Decoder, src, dst []byte, limit int64) ([]byte, error) {
+	var h zstd.Header
+	if err := h.Decode(src); err != nil || !h.HasFCS || h.FrameContentSize <= bigFrame {
+		return d.DecodeAll(src, dst)
+	}
+	if h.FrameContentSize > uint64(limit) {
+		return nil, fmt.Errorf("frame declares %d bytes: %w (%d)", h.FrameContentSize, ErrTooLarge, limit)
+	}
+	sd, err := newStreamDecoder(bytes.NewReader(src), limit)
+	if err != nil {
+		return nil, err
+	}
+	defer sd.Close()
+	buf := bytes.NewBuffer(dst)
+	if _, err := io.Copy(buf, io.LimitReader(sd, limit+1)); err != nil {
+		return nil, err
+	}
+	if int64(buf.Len()) > limit {
+		return nil, fmt.Errorf("frame decodes past %d bytes: %w", limit, ErrTooLarge)
+	}
+	return buf.Bytes(), nil
+}

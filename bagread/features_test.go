@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"sort"
 	"strings"
 	"testing"
@@ -527,5 +528,35 @@ func TestConcurrentIterators(t *testing.T) {
 			t.Errorf("%s: concurrent reads got %d and %d of %d", rel, a, c, b.MessageCount)
 		}
 		b.Close()
+	}
+}
+
+// A MESSAGE-mode frame whose header claims 1 GiB but holds a few bytes is
+// an error for that message, and costs no gigabyte.
+func TestLyingFrameHeader(t *testing.T) {
+	var frame bytes.Buffer
+	enc, _ := zstd.NewWriter(&frame, zstd.WithZeroFrames(true))
+	enc.Write([]byte{0, 1, 0, 0, 42})
+	enc.Close()
+	// Rewrite the frame as one claiming 1 GiB: magic, FHD with an 8-byte
+	// FCS and single segment, then the original blocks.
+	var h zstd.Header
+	if err := h.Decode(frame.Bytes()); err != nil {
+		t.Fatal(err)
+	}
+	lie := append([]byte{0x28, 0xB5, 0x2F, 0xFD, 0xE0}, make([]byte, 8)...)
+	binary.LittleEndian.PutUint64(lie[5:], 1<<30)
+	lie = append(lie, frame.Bytes()[h.HeaderSize:]...)
+	dec, _ := newBlockDecoder(DefaultMaxRecordBytes)
+	defer releaseBlockDecoder(dec)
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	before := ms.TotalAlloc
+	if _, err := decodeFrame(dec, lie, nil, DefaultMaxRecordBytes); err == nil {
+		t.Errorf("lying frame decoded without error")
+	}
+	runtime.ReadMemStats(&ms)
+	if ms.TotalAlloc-before > 64<<20 {
+		t.Errorf("lying frame cost %d bytes of allocation", ms.TotalAlloc-before)
 	}
 }

@@ -227,7 +227,7 @@ func (it *Iterator) fill(r *rawMessage) {
 			}
 			it.zdec = d
 		}
-		out, err := it.zdec.DecodeAll(r.data, it.zbuf[:0])
+		out, err := decodeFrame(it.zdec, r.data, it.zbuf[:0], it.bag.limit())
 		if err != nil {
 			fail(fmt.Errorf("MESSAGE-mode zstd frame: %w", err))
 			return
