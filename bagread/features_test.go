@@ -560,3 +560,47 @@ func TestLyingFrameHeader(t *testing.T) {
 		t.Errorf("lying frame cost %d bytes of allocation", ms.TotalAlloc-before)
 	}
 }
+
+// With a chunk index, chunks holding no selected channel are not read.
+func TestChunkSkipping(t *testing.T) {
+	var buf bytes.Buffer
+	w, _ := mcap.NewWriter(&buf, &mcap.WriterOptions{Chunked: true, ChunkSize: 4000, Compression: mcap.CompressionZSTD})
+	w.WriteHeader(&mcap.Header{Profile: "ros2"})
+	for i, topic := range []string{"/camera", "/clock"} {
+		w.WriteSchema(&mcap.Schema{ID: uint16(i + 1), Name: "t", Encoding: "ros2msg"})
+		w.WriteChannel(&mcap.Channel{ID: uint16(i + 1), SchemaID: uint16(i + 1), Topic: topic, MessageEncoding: "cdr"})
+	}
+	// A burst of camera frames, then clock: the camera chunks hold no /clock.
+	for i := 0; i < 200; i++ {
+		w.WriteMessage(&mcap.Message{ChannelID: 1, LogTime: uint64(i), Data: cdrPayload(i, 1000)})
+	}
+	for i := 0; i < 50; i++ {
+		w.WriteMessage(&mcap.Message{ChannelID: 2, LogTime: uint64(1000 + i), Data: cdrPayload(i, 8)})
+	}
+	w.Close()
+	p := tempPath(t, "skip.mcap")
+	os.WriteFile(p, buf.Bytes(), 0o644)
+	b, err := Open(p, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	h := b.handles[0].(*mcapHandle)
+	s, err := h.open(0, selection{"/clock": true}, RecordOrder)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for s.next() {
+		n++
+	}
+	ms := s.(*mcapStream)
+	if n != 50 || ms.skipped < 10 {
+		t.Errorf("read %d /clock messages, skipped %d of %d chunks", n, ms.skipped, len(h.info.chunks))
+	}
+	s.close()
+	got, _, _ := collect(t, b, ReadOptions{Topics: []string{"/clock"}, Order: TimeOrder})
+	if len(got) != 50 {
+		t.Errorf("time order: %d /clock messages", len(got))
+	}
+}

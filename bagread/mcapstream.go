@@ -36,6 +36,7 @@ type mcapStream struct {
 	curChan   uint16
 	n         uint64
 	unknown   uint64 // messages on channels never declared
+	skipped   int    // chunks passed over by the topic filter
 	probs     []Problem
 	done      bool
 	sawEnd    bool
@@ -139,6 +140,7 @@ func (s *mcapStream) next() bool {
 		switch op {
 		case opChunk:
 			if s.skip[start] {
+				s.skipped++
 				if err := s.rr.skip(length); err != nil {
 					s.stop(start, err)
 				}
