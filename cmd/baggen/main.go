@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/bagclock/bagclock/internal/bagwrite"
+	"github.com/bagclock/bagclock/internal/bench"
 	"github.com/bagclock/bagclock/internal/scenario"
 	"github.com/spf13/pflag"
 )
@@ -31,7 +32,8 @@ Usage:
   baggen --case NAME [--storage mcap|sqlite3] [--sample] [storage flags] -o DIR
   baggen --all [--sample] -o DIR        every case in both formats: DIR/<storage>/<case>
   baggen --samples DIR                  the bags committed under testdata/samples
-  baggen --large [-o DIR]               benchmark bags (mcap, mcap zstd chunks, db3)
+  baggen --large [-o DIR]               benchmark bags (mcap, mcap zstd chunks, db3), reused
+                                        if present (default DIR: $TMPDIR/bagclock-bench)
   baggen --huge [-o DIR]                the same, 10x longer
   baggen --list                         case names and what they model
 
@@ -110,9 +112,15 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 		dir := *out
 		if dir == "" {
-			dir = filepath.Join(os.TempDir(), "bagclock-bench")
+			dir = bench.CacheDir()
 		}
-		err = writeAll(stdout, dir, scenario.LargeSamples(factor))
+		// Shared with the Go benchmarks: bags already there (and made by
+		// this generator version) are reused.
+		var bags []bench.Bag
+		bags, err = bench.EnsureBags(dir, factor)
+		for _, b := range bags {
+			fmt.Fprintf(stdout, "%s\t%s\t%d bytes\n", b.Name, b.File, b.Size)
+		}
 	case *all:
 		if *out == "" {
 			return usageError(stderr, "--all needs -o DIR")
