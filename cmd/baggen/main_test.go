@@ -1,0 +1,51 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestRun(t *testing.T) {
+	tmp := t.TempDir()
+	cases := []struct {
+		name     string
+		args     []string
+		code     int
+		stdout   string // substring
+		wantFile string // relative to tmp
+	}{
+		{"list", []string{"--list"}, 0, "laser_system_tf_sim  laser system tf sim", ""},
+		{"case mcap", []string{"--case", "clock_loop", "--sample", "-o", filepath.Join(tmp, "loop")}, 0, "3 backward jumps", "loop/loop_0.mcap"},
+		{"case db3 zstd", []string{"--case", "both_sim", "--sample", "--storage", "sqlite3", "--compression", "zstd", "-o", filepath.Join(tmp, "db")}, 0, "same_clock", "db/db_0.db3.zstd"},
+		{"crash", []string{"--case", "both_sim", "--sample", "--crash", "-o", filepath.Join(tmp, "crash")}, 0, "", "crash/crash_0.mcap"},
+		{"all", []string{"--all", "--sample", "-o", filepath.Join(tmp, "all")}, 0, "demo", "all/sqlite3/skew_2_5s/skew_2_5s_0.db3"},
+		{"unknown case", []string{"--case", "nope", "-o", filepath.Join(tmp, "x")}, 2, "", ""},
+		{"two modes", []string{"--all", "--list"}, 2, "", ""},
+		{"no mode", nil, 2, "", ""},
+		{"missing -o", []string{"--case", "both_sim"}, 2, "", ""},
+		{"bad storage", []string{"--case", "both_sim", "--storage", "bag1", "-o", filepath.Join(tmp, "y")}, 1, "", ""},
+		{"help", []string{"--help"}, 0, "", ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			var out, errb bytes.Buffer
+			if code := run(c.args, &out, &errb); code != c.code {
+				t.Fatalf("exit %d, want %d; stderr: %s", code, c.code, errb.String())
+			}
+			if !strings.Contains(out.String(), c.stdout) {
+				t.Errorf("stdout lacks %q:\n%s", c.stdout, out.String())
+			}
+			if c.wantFile != "" {
+				if _, err := os.Stat(filepath.Join(tmp, c.wantFile)); err != nil {
+					t.Error(err)
+				}
+			}
+		})
+	}
+	if _, err := os.Stat(filepath.Join(tmp, "crash", "metadata.yaml")); err == nil {
+		t.Error("--crash wrote metadata.yaml")
+	}
+}
