@@ -186,10 +186,10 @@ func checkClass(t *testing.T, s Spec, truth Truth, o observed) {
 		ok := false
 		switch truth.Class {
 		case ClassSameClock:
-			// tf at 50 Hz: the latest transform is at most one period old;
-			// a loop or reset makes the scan right after the jump lag
-			// behind the tf stamped before it (by up to one loop).
-			ok = math.Abs(d) < 0.05 || (s.LoopPeriod > 0 || s.ResetAt > 0) && math.Abs(d) < 120
+			// tf at 50 Hz: the latest transform is at most one period
+			// old, also right after a loop or reset (tf ticks 2 ms before
+			// each scan, both stamped from the same /clock value).
+			ok = math.Abs(d) < 0.025
 		case ClassLaserOnSystemClock, ClassTFOnSystemClock, ClassClockSkew:
 			// Within the recording's length plus the sim start (a reset
 			// moves tf back to near 0) of the epoch difference.
