@@ -1,0 +1,573 @@
+package main
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+	"github.com/spf13/pflag"
+
+	"github.com/bagclock/bagclock/analysis"
+	"github.com/bagclock/bagclock/analysis/archive"
+	"github.com/bagclock/bagclock/bagread"
+	"github.com/bagclock/bagclock/render"
+)
+
+func init() {
+	register(&command{
+		name:  "scan",
+		usage: "scan --out DIR [-j N] [--shard I/N] [analysis flags] DIR...",
+		short: "analyse every bag under an archive into one index",
+		long: `Scan finds every bag under each DIR (bag directories with or without
+metadata.yaml, split bags, loose .db3/.mcap files, compressed bags), analyses
+each as 'bagclock analyze' would, in parallel, and writes into --out one HTML
+and one JSON report per bag plus index.html, index.csv and index.jsonl.
+
+Rerunning over the same archive skips bags unchanged since the last index
+(same size, mtime and hash of the first and last MiB of each file, same
+settings); an interrupted scan keeps every finished row. --shard I/N scans a
+deterministic part of the bags (by hash of the path below DIR), for job
+arrays; 'bagclock merge' joins the outputs.
+
+Exit codes: 0 ok; 1 a bag had findings named by --fail-on; 3 a bag could not
+be analysed, the output could not be written, or the scan was interrupted.`,
+		setup: setupScan,
+	})
+}
+
+// analyzeFunc is the per-bag analysis; tests inject a fake one.
+type analyzeFunc func(path string, cfg analysis.Config, sinks ...analysis.ScanSink) (*analysis.Report, error)
+
+// scanOptions is a parsed scan command line.
+type scanOptions struct {
+	roots    []string
+	out      string
+	jobs     int
+	shard    archive.Shard
+	quiet    bool
+	force    bool
+	failOn   []string
+	cfg      analysis.Config
+	analyze  analyzeFunc
+	interval time.Duration // plain progress lines (non-terminal)
+}
+
+func setupScan(fs *pflag.FlagSet) func(*env, []string) int {
+	af := analysisFlags(fs)
+	out := fs.StringP("out", "o", "", "output directory for the reports and the index (required)")
+	jobs := fs.IntP("jobs", "j", runtime.NumCPU(), "bags analysed at once")
+	shard := fs.String("shard", "", "scan only shard I of N (e.g. 2/3), chosen by hash of each bag's path below DIR")
+	quiet := fs.BoolP("quiet", "q", false, "no progress output")
+	force := fs.Bool("force", false, "analyse every bag again, even when unchanged since the last index")
+	return func(e *env, args []string) int {
+		cfg, err := af.config()
+		if err == nil && *out == "" {
+			err = errors.New("--out DIR is required")
+		}
+		if err == nil && len(args) == 0 {
+			err = errors.New("no DIR to scan")
+		}
+		if err == nil && *jobs < 1 {
+			err = fmt.Errorf("-j %d: must be >= 1", *jobs)
+		}
+		var sh archive.Shard
+		if err == nil && *shard != "" {
+			sh, err = archive.ParseShard(*shard)
+		}
+		if err != nil {
+			fmt.Fprintf(e.stderr, "bagclock scan: %v\nRun 'bagclock scan --help' for usage.\n", err)
+			return exitUsage
+		}
+		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+		defer stop()
+		return runScan(ctx, e, scanOptions{
+			roots: args, out: *out, jobs: *jobs, shard: sh, quiet: *quiet, force: *force,
+			failOn: af.failOn, cfg: cfg, analyze: analyzeBag, interval: 10 * time.Second,
+		})
+	}
+}
+
+// bagJob is one discovered bag to scan.
+type bagJob struct {
+	found bagread.Discovered
+	path  string // absolute
+	stat  archive.Stat
+	old   *archive.Row
+}
+
+// bagResult is what a worker hands back.
+type bagResult struct {
+	row         archive.Row
+	reused      bool
+	interrupted bool
+}
+
+// runScan does the work of `bagclock scan`; the first Ctrl-C cancels ctx,
+// which stops new bags and aborts running ones, and the index is still
+// written from every finished row.
+func runScan(ctx context.Context, e *env, o scanOptions) int {
+	start := time.Now()
+	logf := func(format string, args ...any) { fmt.Fprintf(e.stderr, "bagclock scan: "+format+"\n", args...) }
+	if err := os.MkdirAll(filepath.Join(o.out, "reports"), 0o755); err != nil {
+		logf("%v", err)
+		return exitFailure
+	}
+	var roots []string
+	for _, r := range o.roots {
+		abs, err := filepath.Abs(r)
+		if err != nil {
+			logf("%s: %v", r, err)
+			return exitFailure
+		}
+		roots = append(roots, abs)
+	}
+	found := bagread.Discover(roots...)
+	for _, p := range found.Problems {
+		logf("%v", p)
+	}
+	indexPath := filepath.Join(o.out, "index.jsonl")
+	old, err := readIndexFile(indexPath, logf)
+	if err != nil {
+		logf("%v", err)
+		return exitFailure
+	}
+	configKey := archive.ConfigKey(o.cfg, version)
+	scope := archive.Scope{Roots: roots, Discovered: map[string]bool{}}
+	var jobs []bagJob
+	var totalBytes int64
+	for _, b := range found.Bags {
+		if !o.shard.Contains(b.Rel) {
+			continue
+		}
+		j := bagJob{found: b, path: b.Path, stat: statFiles(b.Files)}
+		if prev, ok := old[j.path]; ok && !o.force {
+			j.old = &prev
+		}
+		scope.Discovered[j.path] = true
+		totalBytes += j.stat.SizeBytes
+		jobs = append(jobs, j)
+	}
+
+	appendFile, err := os.OpenFile(indexPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		logf("%v", err)
+		return exitFailure
+	}
+	prog := newScanProgress(e, o, len(jobs), totalBytes)
+	results := make(chan bagResult)
+	queue := make(chan bagJob)
+	var wg sync.WaitGroup
+	for w := 0; w < o.jobs && w < max(len(jobs), 1); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range queue {
+				results <- scanOne(ctx, o, configKey, j, prog)
+			}
+		}()
+	}
+	go func() {
+		defer close(queue)
+		for _, j := range jobs {
+			select {
+			case queue <- j:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	go func() { wg.Wait(); close(results) }()
+
+	fresh := map[string]archive.Row{}
+	var analysed, reused, writeErrs int
+	for res := range results {
+		if res.interrupted {
+			continue
+		}
+		fresh[res.row.Path] = res.row
+		if res.reused {
+			reused++
+		} else {
+			analysed++
+			// One Write and a Sync per finished bag: a crash or kill
+			// loses at most the row being written, which ParseIndex skips.
+			if line, err := render.IndexJSONLine(res.row); err != nil {
+				writeErrs++
+				logf("%v", err)
+			} else if _, err := appendFile.Write(line); err != nil {
+				writeErrs++
+				logf("write %s: %v", indexPath, err)
+			} else if err := appendFile.Sync(); err != nil {
+				logf("sync %s: %v", indexPath, err)
+			}
+		}
+		prog.bagDone(res.row)
+	}
+	prog.finish()
+	if err := appendFile.Close(); err != nil {
+		writeErrs++
+		logf("%v", err)
+	}
+
+	rows := archive.Compose(old, fresh, scope)
+	if err := writeIndex(o.out, rows); err != nil {
+		writeErrs++
+		logf("%v", err)
+	}
+	interrupted := ctx.Err() != nil
+	var here []archive.Row
+	for _, r := range rows {
+		if scope.Discovered[r.Path] {
+			here = append(here, r)
+		}
+	}
+	t := archive.Summarize(here)
+	code := exitOK
+	findings := 0
+	for _, r := range here {
+		if len(o.failOn) > 0 && r.HasFinding(o.failOn) {
+			findings++
+		}
+	}
+	if findings > 0 {
+		code = exitFindings
+	}
+	if t.Errors > 0 || writeErrs > 0 || interrupted || (len(found.Problems) > 0 && len(jobs) == 0) {
+		code = exitFailure
+	}
+	state := ""
+	if interrupted {
+		state = fmt.Sprintf(", INTERRUPTED with %d of %d bags done (rerun to resume)", analysed+reused, len(jobs))
+	}
+	fmt.Fprintf(e.stderr, "bagclock scan: %d bags (%d analysed, %d unchanged): %d ok, %d damaged, %d errors, %d with findings, %d predicted drops, %d clock jumps, %d zero-stamp scans; %d discovery problems; %s in %s%s; index in %s\n",
+		len(jobs), analysed, reused, t.OK, t.Damaged, t.Errors, t.WithFindings, t.Drops, t.ClockJumps, t.ZeroStampScans,
+		len(found.Problems), humanSize(totalBytes), time.Since(start).Round(time.Millisecond), state,
+		filepath.Join(o.out, "index.html"))
+	return code
+}
+
+// scanOne reuses the earlier row of an unchanged bag or analyses it,
+// writing its two reports. A panic in the analysis becomes an error row.
+func scanOne(ctx context.Context, o scanOptions, configKey string, j bagJob, prog *scanProgress) (res bagResult) {
+	name := archive.ReportName(j.found.Rel, j.path)
+	row := archive.Row{
+		Path: j.path, Rel: j.found.Rel, SizeBytes: j.stat.SizeBytes, ModTimeNS: j.stat.ModTimeNS,
+		ConfigKey: configKey, Storage: j.found.Storage,
+	}
+	if ctx.Err() != nil {
+		return bagResult{interrupted: true}
+	}
+	fp := func() (string, error) { return fingerprint(j.found.Files) }
+	ok, sum := archive.Reusable(j.old, j.stat, configKey, fp)
+	if ok && fileExists(filepath.Join(o.out, filepath.FromSlash(j.old.ReportHTML))) &&
+		fileExists(filepath.Join(o.out, filepath.FromSlash(j.old.ReportJSON))) {
+		prog.addBytes(j.stat.SizeBytes)
+		return bagResult{row: *j.old, reused: true}
+	}
+	if sum == "" {
+		sum, _ = fp() // unreadable files: the analysis says why
+	}
+	row.Fingerprint = sum
+	defer func() {
+		if p := recover(); p != nil {
+			res = bagResult{row: archive.ErrorRow(row, fmt.Errorf("analysis panicked: %v", p))}
+		}
+	}()
+	var read int64
+	cfg := o.cfg
+	cfg.Progress = func(done int64) {
+		if d := done - read; d > 0 {
+			prog.addBytes(d)
+			read = done
+		}
+	}
+	defer func() {
+		if rest := j.stat.SizeBytes - read; rest > 0 {
+			prog.addBytes(rest)
+		}
+	}()
+	rep, err := writeReports(ctx, o, j.path, name, cfg)
+	if err != nil {
+		if ctx.Err() != nil {
+			return bagResult{interrupted: true}
+		}
+		return bagResult{row: archive.ErrorRow(row, err)}
+	}
+	row.ReportHTML = "reports/" + name + ".html"
+	row.ReportJSON = "reports/" + name + ".json"
+	return bagResult{row: archive.FromReport(row, rep)}
+}
+
+// writeReports analyses one bag, streaming its rows into the JSON report,
+// then writes the HTML report. Both are written under temporary names and
+// renamed, so a report on disk is always whole.
+func writeReports(ctx context.Context, o scanOptions, path, name string, cfg analysis.Config) (*analysis.Report, error) {
+	dir := filepath.Join(o.out, "reports")
+	jsonPath, htmlPath := filepath.Join(dir, name+".json"), filepath.Join(dir, name+".html")
+	jf, err := os.Create(jsonPath + ".tmp")
+	if err != nil {
+		return nil, err
+	}
+	defer os.Remove(jsonPath + ".tmp")
+	jw := render.NewJSON(jf)
+	sink := func(r *analysis.ScanRow) error {
+		if err := ctx.Err(); err != nil {
+			return err // Ctrl-C: abort this bag
+		}
+		return jw.Row(r)
+	}
+	rep, err := o.analyze(path, cfg, sink)
+	if err == nil && rep == nil {
+		err = errors.New("analysis returned no report")
+	}
+	if err == nil {
+		err = jw.Finish(rep)
+	}
+	if cerr := jf.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return nil, err
+	}
+	if err := writeFileAtomic(htmlPath, func(w io.Writer) error { return render.HTML(w, rep) }); err != nil {
+		return nil, err
+	}
+	if err := os.Rename(jsonPath+".tmp", jsonPath); err != nil {
+		return nil, err
+	}
+	return rep, nil
+}
+
+// readIndexFile loads the last row per bag of an existing index.jsonl
+// (none when absent).
+func readIndexFile(path string, logf func(string, ...any)) (map[string]archive.Row, error) {
+	f, err := os.Open(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return map[string]archive.Row{}, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	rows, bad, err := archive.ParseIndex(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if bad > 0 {
+		logf("%s: %d unreadable lines skipped (an interrupted write)", path, bad)
+	}
+	return archive.Latest(rows), nil
+}
+
+// writeIndex rewrites index.jsonl (compacted), index.csv and index.html.
+func writeIndex(out string, rows []archive.Row) error {
+	page := render.IndexPage{Title: "bagclock scan index"}
+	return errors.Join(
+		writeFileAtomic(filepath.Join(out, "index.jsonl"), func(w io.Writer) error { return render.IndexJSONL(w, rows) }),
+		writeFileAtomic(filepath.Join(out, "index.csv"), func(w io.Writer) error { return render.IndexCSV(w, rows) }),
+		writeFileAtomic(filepath.Join(out, "index.html"), func(w io.Writer) error { return render.IndexHTML(w, page, rows) }),
+	)
+}
+
+// writeFileAtomic writes path through a temporary file and a rename.
+func writeFileAtomic(path string, write func(io.Writer) error) error {
+	tmp := path + ".tmp"
+	f, err := os.Create(tmp)
+	if err != nil {
+		return err
+	}
+	err = write(f)
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp, path)
+	}
+	if err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return nil
+}
+
+// statFiles sums the sizes and takes the newest mtime of a bag's files
+// (following links; broken entries count as nothing).
+func statFiles(files []string) archive.Stat {
+	var st archive.Stat
+	for _, f := range files {
+		fi, err := os.Stat(f)
+		if err != nil {
+			continue
+		}
+		st.SizeBytes += fi.Size()
+		if m := fi.ModTime().UnixNano(); m > st.ModTimeNS {
+			st.ModTimeNS = m
+		}
+	}
+	return st
+}
+
+// fingerprintChunk is how much of each end of a file the fingerprint reads.
+const fingerprintChunk = 1 << 20
+
+// fingerprint hashes each file's name, size, first MiB and last MiB.
+func fingerprint(files []string) (string, error) {
+	h := sha256.New()
+	buf := make([]byte, fingerprintChunk)
+	for _, name := range files {
+		f, err := os.Open(name)
+		if err != nil {
+			return "", err
+		}
+		fi, err := f.Stat()
+		if err == nil && !fi.Mode().IsRegular() {
+			err = fmt.Errorf("%s: not a regular file", name)
+		}
+		if err == nil {
+			fmt.Fprintf(h, "%s\x00%d\x00", filepath.Base(name), fi.Size())
+			var n int
+			n, err = io.ReadFull(f, buf)
+			if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
+				err = nil
+			}
+			h.Write(buf[:n])
+			if err == nil && fi.Size() > fingerprintChunk {
+				off := max(fi.Size()-fingerprintChunk, int64(n))
+				n, err = f.ReadAt(buf[:fi.Size()-off], off)
+				if errors.Is(err, io.EOF) {
+					err = nil
+				}
+				h.Write(buf[:n])
+			}
+		}
+		f.Close()
+		if err != nil {
+			return "", fmt.Errorf("fingerprint %s: %w", name, err)
+		}
+	}
+	return hex.EncodeToString(h.Sum(nil)[:12]), nil
+}
+
+func fileExists(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && fi.Mode().IsRegular()
+}
+
+func humanSize(n int64) string {
+	switch {
+	case n >= 1<<30:
+		return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d B", n)
+}
+
+// scanProgress shows bags done / total, bytes and ETA: a progress bar on
+// a terminal, a plain line every interval otherwise, nothing with --quiet.
+type scanProgress struct {
+	total      int
+	totalBytes int64
+	bytes      atomic.Int64
+	done       atomic.Int64
+	errs       atomic.Int64
+	bar        *progressbar.ProgressBar
+	w          io.Writer
+	stop       chan struct{}
+	wg         sync.WaitGroup
+	start      time.Time
+}
+
+func newScanProgress(e *env, o scanOptions, total int, totalBytes int64) *scanProgress {
+	p := &scanProgress{total: total, totalBytes: totalBytes, w: e.stderr, stop: make(chan struct{}), start: time.Now()}
+	if o.quiet || total == 0 {
+		return p
+	}
+	tick := o.interval
+	if e.isTerminal {
+		p.bar = progressbar.NewOptions64(max(totalBytes, 1),
+			progressbar.OptionSetWriter(e.stderr),
+			progressbar.OptionShowBytes(true),
+			progressbar.OptionSetPredictTime(true),
+			progressbar.OptionThrottle(200*time.Millisecond),
+			progressbar.OptionClearOnFinish(),
+			progressbar.OptionSetDescription(p.describe()))
+		tick = 250 * time.Millisecond
+	}
+	if tick <= 0 {
+		tick = 10 * time.Second
+	}
+	p.wg.Add(1)
+	go func() {
+		defer p.wg.Done()
+		t := time.NewTicker(tick)
+		defer t.Stop()
+		for {
+			select {
+			case <-p.stop:
+				return
+			case <-t.C:
+				p.show()
+			}
+		}
+	}()
+	return p
+}
+
+func (p *scanProgress) describe() string {
+	s := fmt.Sprintf("bags %d/%d", p.done.Load(), p.total)
+	if n := p.errs.Load(); n > 0 {
+		s += fmt.Sprintf(" (%d errors)", n)
+	}
+	return s
+}
+
+func (p *scanProgress) show() {
+	if p.bar != nil {
+		p.bar.Describe(p.describe())
+		_ = p.bar.Set64(min(p.bytes.Load(), p.totalBytes))
+		return
+	}
+	line := fmt.Sprintf("bagclock scan: %s, %s of %s", p.describe(), humanSize(p.bytes.Load()), humanSize(p.totalBytes))
+	if b := p.bytes.Load(); b > 0 && b < p.totalBytes {
+		el := time.Since(p.start)
+		eta := time.Duration(float64(el) * float64(p.totalBytes-b) / float64(b))
+		line += fmt.Sprintf(", about %s left", eta.Round(time.Second))
+	}
+	fmt.Fprintln(p.w, line)
+}
+
+func (p *scanProgress) addBytes(n int64) { p.bytes.Add(n) }
+
+func (p *scanProgress) bagDone(r archive.Row) {
+	p.done.Add(1)
+	if r.Status == archive.StatusError {
+		p.errs.Add(1)
+	}
+}
+
+func (p *scanProgress) finish() {
+	close(p.stop)
+	p.wg.Wait()
+	if p.bar != nil {
+		p.show()
+		_ = p.bar.Finish()
+	}
+}
