@@ -11,6 +11,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"runtime"
+	"sort"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -160,6 +161,11 @@ func runScan(ctx context.Context, e *env, o scanOptions) int {
 		jobs = append(jobs, j)
 	}
 
+	// Largest bags first: with -j N the last bag to finish is then a
+	// small one, so workers idle less at the end.
+	order := append([]bagJob(nil), jobs...)
+	sort.SliceStable(order, func(a, b int) bool { return order[a].stat.SizeBytes > order[b].stat.SizeBytes })
+
 	appendFile, err := os.OpenFile(indexPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
 	if err != nil {
 		logf("%v", err)
@@ -180,7 +186,7 @@ func runScan(ctx context.Context, e *env, o scanOptions) int {
 	}
 	go func() {
 		defer close(queue)
-		for _, j := range jobs {
+		for _, j := range order {
 			select {
 			case queue <- j:
 			case <-ctx.Done():

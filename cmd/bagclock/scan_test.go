@@ -467,3 +467,30 @@ func TestFingerprint(t *testing.T) {
 		t.Errorf("absent file: %v", err)
 	}
 }
+
+// BenchmarkScanJobs times a whole scan with 1 and 2 workers over the
+// archive in $BAGCLOCK_BENCH_ARCHIVE (scripts/bench-scan.sh makes one) or,
+// without it, two copies of the committed samples. Until analysis.Analyze
+// lands it runs the bagread-based stand-in, which reads every message.
+func BenchmarkScanJobs(b *testing.B) {
+	arch := os.Getenv("BAGCLOCK_BENCH_ARCHIVE")
+	if arch == "" {
+		arch = b.TempDir()
+		src := filepath.Join(testenv.RepoRoot(b), "testdata", "samples", "variants")
+		for _, copyName := range []string{"a", "b"} {
+			os.Rename(testenv.CopyTree(b, src), filepath.Join(arch, copyName))
+		}
+	}
+	an := readerAnalyze
+	if _, err := analyzeBag(filepath.Join(testenv.RepoRoot(b), "testdata", "samples", "variants", "sqlite3-split"), analysis.Config{}); err == nil {
+		an = analyzeBag
+	}
+	for _, jobs := range []int{1, 2} {
+		b.Run(fmt.Sprintf("j%d", jobs), func(b *testing.B) {
+			for b.Loop() {
+				e, _ := testEnv()
+				runScan(context.Background(), e, scanOptions{roots: []string{arch}, out: b.TempDir(), jobs: jobs, quiet: true, force: true, analyze: an})
+			}
+		})
+	}
+}
