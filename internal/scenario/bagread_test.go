@@ -160,3 +160,41 @@ func TestWALLeftoverThroughBagread(t *testing.T) {
 		}
 	}
 }
+
+// TestWriterVariantsThroughBagread covers writer options no committed
+// sample uses, alone and combined.
+func TestWriterVariantsThroughBagread(t *testing.T) {
+	s, _ := Get(LaserSimTFSystem)
+	s = s.Sample()
+	cases := []struct {
+		name string
+		opts bagwrite.Options
+	}{
+		{"mcap-no-summary", bagwrite.Options{NoSummary: true}},
+		{"mcap-split-file-zstd", bagwrite.Options{SplitEvery: 500_000_000, Compression: "zstd", ChunkCompression: "lz4"}},
+		{"mcap-unchunked-crash", bagwrite.Options{NoChunking: true, Crash: true}},
+		{"db3-split-message-zstd", bagwrite.Options{Storage: bagwrite.StorageSQLite3, SplitEvery: 500_000_000, Compression: "zstd", CompressionMode: bagwrite.CompressionModeMessage}},
+		{"db3-schema3-v9", bagwrite.Options{Storage: bagwrite.StorageSQLite3, SQLiteSchema: 3}},
+	}
+	want := generated(t, s)
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), "b")
+			if _, err := Write(dir, s, c.opts); err != nil {
+				t.Fatal(err)
+			}
+			bag, got, _ := readAll(t, dir)
+			if len(got) != len(want) {
+				t.Fatalf("bagread gave %d messages, want %d", len(got), len(want))
+			}
+			for i := range want {
+				if got[i].topic != want[i].topic || got[i].logNS != want[i].logNS || !bytes.Equal(got[i].data, want[i].data) {
+					t.Fatalf("message %d differs", i)
+				}
+			}
+			if wantFiles := 1 + boolInt(c.opts.SplitEvery > 0)*3; len(bag.Files) != wantFiles {
+				t.Errorf("%d files, want %d", len(bag.Files), wantFiles)
+			}
+		})
+	}
+}
