@@ -84,12 +84,18 @@ func readerAnalyze(path string, cfg analysis.Config, sinks ...analysis.ScanSink)
 // testAnalyzer returns the real pipeline when analysis.Analyze works in
 // this tree, else the reader-based stand-in.
 func testAnalyzer(t *testing.T, probeBag string) analyzeFunc {
+	an, _ := pickAnalyzer(t, probeBag)
+	return an
+}
+
+// pickAnalyzer is testAnalyzer that also says whether it is the real one.
+func pickAnalyzer(t *testing.T, probeBag string) (analyzeFunc, bool) {
 	if _, err := analyzeBag(probeBag, analysis.Config{}); err == nil || !strings.Contains(err.Error(), "not implemented") {
 		t.Log("using the real analysis")
-		return analyzeBag
+		return analyzeBag, true
 	}
 	t.Log("analysis.Analyze not implemented yet: using the bagread-based stand-in analyzer")
-	return readerAnalyze
+	return readerAnalyze, false
 }
 
 // buildArchive copies the committed samples and some real bags into a
@@ -183,7 +189,7 @@ func mustRead(t *testing.T, p string) []byte {
 
 func TestScanArchive(t *testing.T) {
 	arch, broken := buildArchive(t)
-	an := testAnalyzer(t, filepath.Join(arch, "real", "tb3-walker-simstart"))
+	an, real := pickAnalyzer(t, filepath.Join(arch, "real", "tb3-walker-simstart"))
 	out := filepath.Join(t.TempDir(), "out")
 	code, log := scanInto(t, context.Background(), an, out, archive.Shard{}, 2, arch)
 	if code != exitFailure {
@@ -239,6 +245,15 @@ func TestScanArchive(t *testing.T) {
 			}
 			if got := mustRead(t, filepath.Join(out, r.ReportJSON)); !bytes.Equal(got, jb.Bytes()) {
 				t.Errorf("%s differs from the bag's own JSON report", r.ReportJSON)
+			}
+			if real {
+				// The command itself, as a user would run it on this bag.
+				own := filepath.Join(t.TempDir(), "own.json")
+				e, _ := testEnv()
+				run([]string{"analyze", "--format", "json", "-o", own, r.Path}, e)
+				if !bytes.Equal(mustRead(t, own), jb.Bytes()) {
+					t.Errorf("%s differs from 'bagclock analyze --format json'", r.ReportJSON)
+				}
 			}
 			if html := mustRead(t, filepath.Join(out, r.ReportHTML)); !bytes.Contains(html, []byte("<html")) {
 				t.Errorf("%s is not an HTML report", r.ReportHTML)
@@ -373,8 +388,7 @@ func TestScanFailOnAndProgress(t *testing.T) {
 		c := testenv.CopyTree(t, filepath.Join(root, "testdata", "samples", "variants", name))
 		os.Rename(c, filepath.Join(dir, name))
 	}
-	an := testAnalyzer(t, filepath.Join(dir, "sqlite3-split"))
-	realAnalysis := !strings.Contains(fmt.Sprintf("%p", an), fmt.Sprintf("%p", analyzeFunc(readerAnalyze)))
+	an, realAnalysis := pickAnalyzer(t, filepath.Join(dir, "sqlite3-split"))
 	cases := []struct {
 		name     string
 		failOn   []string
