@@ -511,6 +511,7 @@ func newScanProgress(e *env, o scanOptions, total int, totalBytes int64) *scanPr
 		p.bar = progressbar.NewOptions64(max(totalBytes, 1),
 			progressbar.OptionSetWriter(e.stderr),
 			progressbar.OptionShowBytes(true),
+			progressbar.OptionShowCount(),
 			progressbar.OptionSetPredictTime(true),
 			progressbar.OptionThrottle(200*time.Millisecond),
 			progressbar.OptionClearOnFinish(),

@@ -508,3 +508,22 @@ func BenchmarkScanJobs(b *testing.B) {
 		})
 	}
 }
+
+func TestScanProgressBarOnTerminal(t *testing.T) {
+	dir := t.TempDir()
+	c := testenv.CopyTree(t, filepath.Join(testenv.RepoRoot(t), "testdata", "samples", "variants", "sqlite3-split"))
+	os.Rename(c, filepath.Join(dir, "bag"))
+	slow := func(p string, cfg analysis.Config, s ...analysis.ScanSink) (*analysis.Report, error) {
+		time.Sleep(600 * time.Millisecond) // long enough for the bar to draw
+		return readerAnalyze(p, cfg, s...)
+	}
+	e, errb := testEnv()
+	e.isTerminal = true
+	code := runScan(context.Background(), e, scanOptions{roots: []string{dir}, out: t.TempDir(), jobs: 1, analyze: slow})
+	if code != exitOK {
+		t.Fatalf("exit %d\n%s", code, errb)
+	}
+	if out := errb.String(); !strings.Contains(out, "bags 0/1") || !strings.Contains(out, "B/") {
+		t.Errorf("no progress bar (bags done/total and bytes) on a terminal:\n%q", out)
+	}
+}
