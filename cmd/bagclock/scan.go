@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"sort"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -233,6 +234,9 @@ func runScan(ctx context.Context, e *env, o scanOptions) int {
 		logf("%v", err)
 	}
 	interrupted := ctx.Err() != nil
+	if !interrupted {
+		pruneReports(o.out, rows, logf)
+	}
 	var here []archive.Row
 	for _, r := range rows {
 		if scope.Discovered[r.Path] {
@@ -354,6 +358,30 @@ func writeReports(ctx context.Context, o scanOptions, path, name string, cfg ana
 		return nil, err
 	}
 	return rep, nil
+}
+
+// pruneReports removes report files in out/reports that no row of the
+// index links to any more (bags gone from the archive, leftovers of an
+// aborted write), so the directory holds exactly what the index shows.
+func pruneReports(out string, rows []archive.Row, logf func(string, ...any)) {
+	keep := map[string]bool{}
+	for _, r := range rows {
+		keep[r.ReportHTML], keep[r.ReportJSON] = true, true
+	}
+	entries, err := os.ReadDir(filepath.Join(out, "reports"))
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		n := e.Name()
+		ours := strings.HasSuffix(n, ".html") || strings.HasSuffix(n, ".json") || strings.HasSuffix(n, ".tmp")
+		if !e.Type().IsRegular() || !ours || keep["reports/"+n] {
+			continue
+		}
+		if err := os.Remove(filepath.Join(out, "reports", n)); err != nil {
+			logf("%v", err)
+		}
+	}
 }
 
 // readIndexFile loads the last row per bag of an existing index.jsonl

@@ -301,6 +301,32 @@ func TestScanArchive(t *testing.T) {
 	if n := len(readIndex(t, out)); n != len(rows)+1 {
 		t.Errorf("index has %d rows after adding a bag, want %d", n, len(rows)+1)
 	}
+
+	// A bag removed from the archive leaves the index and its reports go.
+	var gone archive.Row
+	for _, r := range readIndex(t, out) {
+		if r.Rel == "new-bag" {
+			gone = r
+		}
+	}
+	os.RemoveAll(filepath.Join(arch, "new-bag"))
+	scanInto(t, context.Background(), an, out, archive.Shard{}, 2, arch)
+	if n := len(readIndex(t, out)); n != len(rows) {
+		t.Errorf("index has %d rows after removing a bag, want %d", n, len(rows))
+	}
+	if gone.ReportHTML == "" || fileExists(filepath.Join(out, gone.ReportHTML)) || fileExists(filepath.Join(out, gone.ReportJSON)) {
+		t.Errorf("reports of the removed bag %+v still there (or it had none)", gone)
+	}
+	entries, _ := os.ReadDir(filepath.Join(out, "reports"))
+	linked := 0
+	for _, r := range readIndex(t, out) {
+		if r.ReportHTML != "" {
+			linked += 2
+		}
+	}
+	if len(entries) != linked {
+		t.Errorf("reports/ holds %d files, the index links %d", len(entries), linked)
+	}
 }
 
 func TestScanShardsMergeToOneRunsIndex(t *testing.T) {
