@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -173,7 +174,8 @@ func runScan(ctx context.Context, e *env, o scanOptions) int {
 		return exitFailure
 	}
 	prog := newScanProgress(e, o, len(jobs), totalBytes)
-	results := make(chan bagResult)
+	// Buffered so a worker never waits for the collector's fsync.
+	results := make(chan bagResult, len(jobs))
 	queue := make(chan bagJob)
 	var wg sync.WaitGroup
 	for w := 0; w < o.jobs && w < max(len(jobs), 1); w++ {
@@ -345,6 +347,9 @@ func writeReports(ctx context.Context, o scanOptions, path, name string, cfg ana
 	if err == nil {
 		err = jw.Finish(rep)
 	}
+	if err == nil {
+		err = jf.Sync()
+	}
 	if cerr := jf.Close(); err == nil {
 		err = cerr
 	}
@@ -415,14 +420,20 @@ func writeIndex(out string, rows []archive.Row) error {
 	)
 }
 
-// writeFileAtomic writes path through a temporary file and a rename.
+// writeFileAtomic writes path through a temporary file, an fsync and a
+// rename, so a reader sees the old file or the new one, never half of
+// one, and a report is on disk before the index row that links to it.
 func writeFileAtomic(path string, write func(io.Writer) error) error {
 	tmp := path + ".tmp"
 	f, err := os.Create(tmp)
 	if err != nil {
 		return err
 	}
-	err = write(f)
+	bw := bufio.NewWriterSize(f, 256<<10)
+	err = write(bw)
+	if err == nil {
+		err = bw.Flush()
+	}
 	if err == nil {
 		err = f.Sync()
 	}
