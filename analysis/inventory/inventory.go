@@ -115,13 +115,13 @@ func Build(bag *bagread.Bag) (*Report, error) {
 		rep.MetadataVersion = bag.Metadata.Version
 		rep.ROSDistro = bag.Metadata.ROSDistro
 	}
+	rep.SizeBytes = bag.SizeBytes()
 	for _, f := range bag.Files {
 		file := File{Path: f.Path, Size: f.Size, Storage: f.Storage, Compression: f.Compression, MessageCount: f.MessageCount}
 		if f.Recovery != nil {
 			file.Recovery = f.Recovery.Reason
 			rep.Recovery = append(rep.Recovery, fmt.Sprintf("%s: %s", f.Path, f.Recovery.Reason))
 		}
-		rep.SizeBytes += f.Size
 		rep.Files = append(rep.Files, file)
 	}
 
@@ -161,6 +161,9 @@ func Build(bag *bagread.Bag) (*Report, error) {
 		}
 		err := it.Err()
 		for _, p := range it.Problems() {
+			if bag.Files[p.FileIndex].Recovery != nil {
+				continue // already reported from the file's recovery at Open
+			}
 			rep.Recovery = append(rep.Recovery, fmt.Sprintf("%s: stopped at byte %d after %d messages: %v", p.File, p.Offset, p.Recovered, p.Err))
 		}
 		it.Close()
@@ -217,8 +220,8 @@ func (t *Topic) frame(frames map[string]map[string]bool, name string) {
 func (t *Topic) observe(m *bagread.Message, frames map[string]map[string]bool, clock *Range) error {
 	switch t.Type {
 	case cdr.TypeLaserScan:
-		h, err := cdr.DecodeLaserScanHeader(m.Data)
-		if err != nil {
+		var h cdr.ScanHeader
+		if err := cdr.DecodeLaserScanHeaderInto(&h, m.Data); err != nil {
 			return err
 		}
 		t.stamp(h.Header.Stamp.Nanoseconds())

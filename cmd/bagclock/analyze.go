@@ -118,10 +118,13 @@ func writeReport(w io.Writer, path string, cfg analysis.Config, format string) (
 	case "json":
 		jw := render.NewJSON(w)
 		rep, err := analyzeBag(path, cfg, jw.Row)
+		// Close the JSON object even after a failure, so what was written
+		// stays valid JSON.
+		ferr := jw.Finish(rep)
 		if err != nil {
 			return rep, err
 		}
-		return rep, jw.Finish(rep)
+		return rep, ferr
 	default:
 		rep, err := analyzeBag(path, cfg)
 		if err != nil {
