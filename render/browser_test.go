@@ -15,6 +15,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/bagclock/bagclock/analysis"
+	"github.com/bagclock/bagclock/internal/testenv"
 )
 
 // findChromium returns Debian's chromium (or another Chrome), honouring
@@ -138,7 +139,7 @@ func TestBrowser(t *testing.T) {
 	}
 	bin := findChromium()
 	if bin == "" {
-		t.Skip("no chromium found (looked for /usr/bin/chromium, chromium-browser, google-chrome; set BAGCLOCK_CHROMIUM): apt-get install -y chromium")
+		testenv.PeerMissing(t, "no chromium found (looked for /usr/bin/chromium, chromium-browser, google-chrome; set BAGCLOCK_CHROMIUM): apt-get install -y chromium")
 	}
 	tests := []struct {
 		name   string

@@ -64,18 +64,18 @@ func buildOracle(t *testing.T) string {
 	t.Helper()
 	src := filepath.Join(testenv.SharedDir(t), "peers", "tf2oracle")
 	if _, err := os.Stat(filepath.Join(src, "oracle.cpp")); err != nil {
-		t.Skipf("tf2 oracle source not found: %v", err)
+		testenv.PeerMissing(t, "tf2 oracle source not found: %v", err)
 	}
 	for _, tool := range []string{"make", "g++", "pkg-config"} {
 		if _, err := exec.LookPath(tool); err != nil {
-			t.Skipf("cannot build the tf2 oracle: %s not installed (apt-get install -y python3-tf2 libtf2-dev nlohmann-json3-dev pkg-config g++)", tool)
+			testenv.PeerMissing(t, "cannot build the tf2 oracle: %s not installed (apt-get install -y python3-tf2 libtf2-dev nlohmann-json3-dev pkg-config g++)", tool)
 		}
 	}
 	// Compiling takes ~20 s here: keep the binary in the user cache, keyed
 	// by the source's hash.
 	code, err := os.ReadFile(filepath.Join(src, "oracle.cpp"))
 	if err != nil {
-		t.Skipf("tf2 oracle source: %v", err)
+		testenv.PeerMissing(t, "tf2 oracle source: %v", err)
 	}
 	cached := ""
 	if dir, err := os.UserCacheDir(); err == nil {
@@ -87,7 +87,7 @@ func buildOracle(t *testing.T) string {
 	dir := testenv.CopyTree(t, src)
 	cmd := exec.Command("make", "-C", dir, "oracle_cpp")
 	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Skipf("cannot build the tf2 oracle (needs libtf2-dev nlohmann-json3-dev pkg-config g++): %v\n%s", err, out)
+		testenv.PeerMissing(t, "cannot build the tf2 oracle (needs libtf2-dev nlohmann-json3-dev pkg-config g++): %v\n%s", err, out)
 	}
 	bin := filepath.Join(dir, "oracle_cpp")
 	if cached != "" && os.MkdirAll(filepath.Dir(cached), 0o755) == nil {

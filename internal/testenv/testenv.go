@@ -94,3 +94,15 @@ func copyFile(src, dst string) error {
 	}
 	return out.Close()
 }
+
+// PeerMissing skips the test because an independent peer (Debian's tf2,
+// Chromium, Node.js) is not installed — or fails it when
+// BAGCLOCK_REQUIRE_PEERS=1, as CI sets, so a green CI always includes the
+// cross-checks.
+func PeerMissing(tb testing.TB, format string, args ...any) {
+	tb.Helper()
+	if os.Getenv("BAGCLOCK_REQUIRE_PEERS") == "1" {
+		tb.Fatalf("BAGCLOCK_REQUIRE_PEERS=1: "+format, args...)
+	}
+	tb.Skipf(format, args...)
+}
