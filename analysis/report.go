@@ -94,6 +94,9 @@ type ZeroStampSummary struct {
 	MedianDisplacementM float64 `json:"median_displacement_m"`
 	MaxRotationDeg      float64 `json:"max_rotation_deg"`
 	MedianRotationDeg   float64 `json:"median_rotation_deg"`
+	// Costed counts the scans whose cost could be computed; the others
+	// (Count − Costed) had no pose at their real time in the buffer.
+	Costed int `json:"costed"`
 }
 
 // Skew is header stamp vs record time (and publish time) for one topic or
@@ -109,7 +112,10 @@ type Skew struct {
 	MinS    float64 `json:"min_s"`
 	// PublishMedianS is publish time − header stamp when MCAP had it.
 	PublishMedianS float64 `json:"publish_median_s,omitempty"`
-	// Kind: "constant_offset" (clock skew), "jitter" (latency) or "ok".
+	// Kind: "constant_offset" (clock skew, check chrony), "jitter"
+	// (latency), "different_clock" (stamps and record time on different
+	// clock families, e.g. sim-time stamps recorded without --use-sim-time:
+	// not a fault by itself) or "ok".
 	Kind string `json:"kind"`
 }
 
@@ -235,4 +241,36 @@ type Report struct {
 	Rosout     []RosoutLine     `json:"rosout"`
 	Skipped    []Skipped        `json:"skipped"`
 	Series     Series           `json:"series"`
+	// Pairs summarises each (scan topic, target frame) pair: the input of
+	// the verdict.
+	Pairs []PairSummary `json:"pairs"`
+	// Counts of items found, beyond the kept lists' bounds.
+	Counts Counts `json:"counts"`
+}
+
+// PairSummary is one (scan topic, target frame) pair across the bag.
+type PairSummary struct {
+	Topic       string         `json:"topic"`
+	TargetFrame string         `json:"target_frame"`
+	FrameID     string         `json:"frame_id"`
+	Classes     map[string]int `json:"classes"`
+	Filter      map[string]int `json:"filter"`
+	// MedianDiffS / MinDiffS / MaxDiffS over rows with a dynamic link.
+	MedianDiffS float64 `json:"median_diff_s"`
+	MinDiffS    float64 `json:"min_diff_s"`
+	MaxDiffS    float64 `json:"max_diff_s"`
+	// Stalest is the link most often stalest: "parent->child on topic".
+	Stalest string `json:"stalest,omitempty"`
+}
+
+// Counts are totals; the lists in Report keep at most a bounded number.
+type Counts struct {
+	ClockJumps     int `json:"clock_jumps"`
+	StampJumps     int `json:"stamp_jumps"`
+	Stalls         int `json:"stalls"`
+	RosoutLines    int `json:"rosout_lines"`
+	PredictedDrops int `json:"predicted_drops"`
+	MatchedDrops   int `json:"matched_drops"`
+	BackwardJumps  int `json:"backward_jumps"`
+	ClockMessages  int `json:"clock_messages"`
 }

@@ -1,0 +1,214 @@
+package analysis
+
+import (
+	"math"
+	"sort"
+)
+
+// reservoirSize bounds every distribution summary: median and p95 of a
+// uniform sample of this many values are within about ±2 percentile points
+// of the exact ones, which is all a skew table needs.
+const reservoirSize = 512
+
+// reservoir is a bounded uniform sample (Vitter's algorithm R) with exact
+// count, min and max. Its random source is a fixed-seed xorshift so that
+// reports (and golden files) are reproducible.
+type reservoir struct {
+	n        int
+	min, max float64
+	s        []float64
+	rng      uint64
+}
+
+func (r *reservoir) add(v float64) {
+	if r.n == 0 {
+		r.min, r.max = v, v
+		r.rng = 0x9e3779b97f4a7c15
+	}
+	r.min = math.Min(r.min, v)
+	r.max = math.Max(r.max, v)
+	r.n++
+	if len(r.s) < reservoirSize {
+		r.s = append(r.s, v)
+		return
+	}
+	r.rng ^= r.rng << 13
+	r.rng ^= r.rng >> 7
+	r.rng ^= r.rng << 17
+	if j := r.rng % uint64(r.n); j < reservoirSize {
+		r.s[j] = v
+	}
+}
+
+// quantiles returns the sample's values at the given fractions (0..1),
+// nearest rank.
+func (r *reservoir) quantiles(qs ...float64) []float64 {
+	out := make([]float64, len(qs))
+	if len(r.s) == 0 {
+		return out
+	}
+	s := append([]float64(nil), r.s...)
+	sort.Float64s(s)
+	for i, q := range qs {
+		k := int(math.Ceil(q*float64(len(s)))) - 1
+		k = max(0, min(len(s)-1, k))
+		out[i] = s[k]
+	}
+	return out
+}
+
+func (r *reservoir) median() float64 { return r.quantiles(0.5)[0] }
+
+// maxBuckets bounds a downsampled series: each bucket keeps its minimum and
+// maximum point, so a series has at most 2·maxBuckets points.
+const maxBuckets = 1000
+
+// downsampler buckets points by x (record time) and keeps the lowest and
+// highest y of each bucket, so spikes and jumps survive downsampling. When
+// there are too many buckets their width doubles and neighbours merge.
+type downsampler struct {
+	width   float64
+	buckets []mmBucket
+}
+
+type mmBucket struct {
+	idx    int64
+	lo, hi Point
+}
+
+func newDownsampler(spanS float64) *downsampler {
+	w := spanS / maxBuckets
+	if !(w > 0) {
+		w = 1e-3
+	}
+	return &downsampler{width: w}
+}
+
+func (d *downsampler) add(x, y float64) {
+	if math.IsNaN(y) || math.IsInf(y, 0) {
+		return
+	}
+	idx := int64(math.Floor(x / d.width))
+	p := Point{X: x, Y: y}
+	if n := len(d.buckets); n > 0 && idx <= d.buckets[n-1].idx {
+		// Record order is close to time order; a late point joins the
+		// newest bucket rather than reopening an old one.
+		b := &d.buckets[n-1]
+		if y < b.lo.Y {
+			b.lo = p
+		}
+		if y > b.hi.Y {
+			b.hi = p
+		}
+		return
+	}
+	d.buckets = append(d.buckets, mmBucket{idx: idx, lo: p, hi: p})
+	for len(d.buckets) > maxBuckets {
+		d.merge()
+	}
+}
+
+func (d *downsampler) merge() {
+	d.width *= 2
+	out := d.buckets[:0]
+	for _, b := range d.buckets {
+		b.idx = floorDiv2(b.idx)
+		if n := len(out); n > 0 && out[n-1].idx == b.idx {
+			o := &out[n-1]
+			if b.lo.Y < o.lo.Y {
+				o.lo = b.lo
+			}
+			if b.hi.Y > o.hi.Y {
+				o.hi = b.hi
+			}
+			continue
+		}
+		out = append(out, b)
+	}
+	d.buckets = out
+}
+
+func floorDiv2(v int64) int64 {
+	if v < 0 {
+		return (v - 1) / 2
+	}
+	return v / 2
+}
+
+func (d *downsampler) points() []Point {
+	out := make([]Point, 0, 2*len(d.buckets))
+	for _, b := range d.buckets {
+		switch {
+		case b.lo == b.hi:
+			out = append(out, b.lo)
+		case b.lo.X <= b.hi.X:
+			out = append(out, b.lo, b.hi)
+		default:
+			out = append(out, b.hi, b.lo)
+		}
+	}
+	return out
+}
+
+// maxOutcomeBuckets bounds the outcome series: at most this many time
+// buckets, each with one point per outcome seen in it.
+const maxOutcomeBuckets = 250
+
+// outcomeSeries counts filter outcomes per record-time bucket.
+type outcomeSeries struct {
+	width   float64
+	buckets []outcomeBucket
+}
+
+type outcomeBucket struct {
+	idx    int64
+	counts map[string]int
+}
+
+func newOutcomeSeries(spanS float64) *outcomeSeries {
+	w := spanS / maxOutcomeBuckets
+	if !(w > 0) {
+		w = 1e-3
+	}
+	return &outcomeSeries{width: w}
+}
+
+func (o *outcomeSeries) add(x float64, outcome string) {
+	idx := int64(math.Floor(x / o.width))
+	if n := len(o.buckets); n > 0 && idx <= o.buckets[n-1].idx {
+		o.buckets[n-1].counts[outcome]++
+		return
+	}
+	o.buckets = append(o.buckets, outcomeBucket{idx: idx, counts: map[string]int{outcome: 1}})
+	for len(o.buckets) > maxOutcomeBuckets {
+		o.width *= 2
+		out := o.buckets[:0]
+		for _, b := range o.buckets {
+			b.idx = floorDiv2(b.idx)
+			if n := len(out); n > 0 && out[n-1].idx == b.idx {
+				for k, v := range b.counts {
+					out[n-1].counts[k] += v
+				}
+				continue
+			}
+			out = append(out, b)
+		}
+		o.buckets = out
+	}
+}
+
+func (o *outcomeSeries) points() []OutcomePoint {
+	var out []OutcomePoint
+	for _, b := range o.buckets {
+		keys := make([]string, 0, len(b.counts))
+		for k := range b.counts {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			// X is the bucket's start, in seconds since the bag start.
+			out = append(out, OutcomePoint{X: float64(b.idx) * o.width, Outcome: k, Count: b.counts[k]})
+		}
+	}
+	return out
+}

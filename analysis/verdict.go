@@ -1,0 +1,168 @@
+package analysis
+
+import (
+	"fmt"
+	"strings"
+)
+
+const tf2EchoNote = "(tf2_echo prints the stamp as sec.nanosec without zero-padding the nanoseconds: 120 s + 5 ms shows as 120.5000000, not 120.005)"
+
+// verdict applies the decision rules of the motivating experiment to the
+// pair with the most problematic rows: ≈ +epoch = laser driver on system
+// time; ≈ −epoch = tf publisher on system time; 0 = no /clock yet; seconds
+// on one clock family = machines out of sync; a few ms = not a clock
+// problem; static-only = a mismatch is invisible.
+func (a *analyzer) verdict() Verdict {
+	r := &a.rep
+	v := Verdict{Evidence: []string{}, Commands: []string{}}
+	if a.scans == 0 {
+		v.Sentence = "No LaserScan messages in this bag: there is nothing to check per scan."
+		if len(a.scanTopics) > 0 {
+			v.Sentence = fmt.Sprintf("The LaserScan topic %s has no messages in this bag (often a QoS mismatch while recording): there is nothing to check per scan.", strings.Join(a.scanTopics, ", "))
+		}
+		a.jumpEvidence(&v)
+		return v
+	}
+	// Pick the pair and class that matter most.
+	order := []Class{LaserOnSystemClock, TFOnSystemClock, ZeroStamp, ClockSkew, NoTransform, StaticOnly}
+	var best *pairStats
+	bestClass := SameClock
+	bestN := 0
+	for _, c := range order {
+		for _, p := range a.pairs {
+			total := 0
+			for _, n := range p.classes {
+				total += n
+			}
+			// A class must describe at least a tenth of a pair's scans to
+			// lead the verdict: one scan before the tree exists is noise.
+			if n := p.classes[c]; n > bestN && 10*n >= total {
+				best, bestClass, bestN = p, c, n
+			}
+		}
+		if bestN > 0 {
+			break
+		}
+	}
+	if best == nil {
+		best = a.pairs[0]
+		bestN = best.classes[SameClock]
+	}
+	ps := a.pairSummary(best)
+	topic, frame, target := best.topic, best.frame, best.target
+	clockName := "/clock"
+	if !a.hasClock {
+		clockName = "sim time"
+	}
+	drops := 0
+	for k, n := range best.outcomes {
+		if strings.HasPrefix(k, "dropped_") {
+			drops += n
+		}
+	}
+	total := 0
+	for _, n := range best.classes {
+		total += n
+	}
+	v.Evidence = append(v.Evidence, fmt.Sprintf("%s → %s: %d of %d scans are %s; median diff (scan stamp − latest %s) %s, range %s .. %s.",
+		topic, target, bestN, total, bestClass, ps.Stalest, fmtS(ps.MedianDiffS), fmtS(ps.MinDiffS), fmtS(ps.MaxDiffS)))
+	if len(best.outcomes) > 0 {
+		v.Evidence = append(v.Evidence, fmt.Sprintf("%s filter (queue %d, cache %.0f s): %s.", r.Settings.Consumer,
+			r.Settings.QueueSize, r.Settings.CacheTimeS, countsText(best.outcomes)))
+	}
+	switch bestClass {
+	case LaserOnSystemClock:
+		v.Sentence = fmt.Sprintf("The laser driver publishes %s with system time while tf follows %s: set use_sim_time:=true on the node publishing %s.", topic, clockName, topic)
+		v.Evidence = append(v.Evidence, "A scan stamped ~1.79e9 s ahead of tf waits for a transform that never comes; the filter drops it when the queue is full (\"discarding message because the queue is full\").")
+		v.Commands = append(v.Commands, "ros2 param get /<laser_driver_node> use_sim_time")
+	case TFOnSystemClock:
+		link := strings.SplitN(ps.Stalest, " on ", 2)[0]
+		v.Sentence = fmt.Sprintf("A tf publisher stamps %s with system time while %s follows %s: set use_sim_time:=true on the node publishing %s (robot_state_publisher or the odometry node).", link, topic, clockName, link)
+		v.Evidence = append(v.Evidence, fmt.Sprintf("A scan ~1.79e9 s behind tf is more than the cache time (%.0f s) older than the latest transform: dropped at once as \"earlier than all the data in the transform cache\".", r.Settings.CacheTimeS))
+		v.Commands = append(v.Commands, "ros2 param get /robot_state_publisher use_sim_time")
+	case ZeroStamp:
+		z := r.ZeroStamp
+		v.Sentence = fmt.Sprintf("%s has %d scans stamped 0: the laser driver uses sim time but published before it received /clock; tf2 pairs those scans with the latest pose.", topic, z.Count)
+		v.Evidence = append(v.Evidence, fmt.Sprintf("%d of them arrived before the first /clock; cost (pose at the real time vs latest pose) over %d scans: median %.3f m / %.2f°, max %.3f m / %.2f°.",
+			z.BeforeFirstClock, z.Costed, z.MedianDisplacementM, z.MedianRotationDeg, z.MaxDisplacementM, z.MaxRotationDeg))
+		v.Commands = append(v.Commands, "ros2 param get /<laser_driver_node> use_sim_time")
+	case ClockSkew:
+		v.Sentence = fmt.Sprintf("%s and tf (%s) are %s apart on the same clock: the machines' clocks are out of sync; synchronise them (chrony/NTP).", topic, strings.SplitN(ps.Stalest, " on ", 2)[0], fmtS(ps.MedianDiffS))
+		if ps.MedianDiffS < 0 && -ps.MedianDiffS*1e9 > float64(a.cache) || ps.MedianDiffS > 0 && drops > 0 {
+			v.Evidence = append(v.Evidence, fmt.Sprintf("The offset matters to tf2: the cache is %.0f s; scans behind by more than that are dropped at once, scans ahead wait and overflow the queue.", r.Settings.CacheTimeS))
+		} else {
+			v.Evidence = append(v.Evidence, fmt.Sprintf("Within the cache time (%.0f s) tf2 still finds a transform for scans that lag tf; scans ahead of tf wait.", r.Settings.CacheTimeS))
+		}
+		v.Commands = append(v.Commands, "chronyc tracking", "chronyc sources -v")
+	case NoTransform:
+		v.Sentence = fmt.Sprintf("No transform connects %s (frame '%s') to '%s' in this bag: this is not a clock problem; check the tf tree and the frame names.", topic, frame, target)
+		if len(r.TFTree) == 0 {
+			v.Evidence = append(v.Evidence, "The bag has no /tf or /tf_static data at all.")
+		}
+		v.Commands = append(v.Commands, "ros2 run tf2_tools view_frames")
+	case StaticOnly:
+		v.Sentence = fmt.Sprintf("Only static transforms link '%s' to '%s': a clock mismatch is invisible on this path; choose a target across a dynamic link (e.g. --target-frame odom).", frame, target)
+	default:
+		if drops > 0 {
+			v.Sentence = fmt.Sprintf("%s and tf are on the same clock (%s apart), yet %d scans were dropped: not a clock problem; look at the tf tree, the frame names and the queue size.", topic, fmtS(ps.MedianDiffS), drops)
+		} else {
+			v.Sentence = fmt.Sprintf("%s and tf are on the same clock (median %s apart) and no scan is dropped by the %s filter: no clock problem in this bag.", topic, fmtS(ps.MedianDiffS), r.Settings.Consumer)
+		}
+	}
+	a.jumpEvidence(&v)
+	for _, s := range r.Skew {
+		if s.Kind == SkewConstantOffset {
+			name := s.Topic
+			if s.Link != "" {
+				name += " " + s.Link
+			}
+			v.Evidence = append(v.Evidence, fmt.Sprintf("%s: record time − stamp is a constant %s (p95 %s): the recorder's clock and the publisher's differ (check chrony).", name, fmtS(s.MedianS), fmtS(s.P95S)))
+		}
+	}
+	if n := r.Counts.RosoutLines; n > 0 {
+		v.Evidence = append(v.Evidence, fmt.Sprintf("/rosout recorded %d filter-drop / jump-back lines; %d drop lines match a predicted drop.", n, r.Counts.MatchedDrops))
+	}
+	v.Commands = append(v.Commands,
+		fmt.Sprintf("ros2 topic echo %s --field header.stamp --once", topic),
+		fmt.Sprintf("ros2 run tf2_ros tf2_echo %s %s  %s", target, frame, tf2EchoNote))
+	return v
+}
+
+func (a *analyzer) jumpEvidence(v *Verdict) {
+	r := &a.rep
+	if n := r.Counts.BackwardJumps; n > 0 {
+		v.Evidence = append(v.Evidence, fmt.Sprintf("/clock jumps back %d times (bag loop or simulator reset): every sim-time node logs \"Detected jump back in time. Clearing TF buffer.\" and loses its tf.", n))
+	}
+	if f := r.Counts.ClockJumps - r.Counts.BackwardJumps; f > 0 {
+		v.Evidence = append(v.Evidence, fmt.Sprintf("/clock jumps forward %d times.", f))
+	}
+	if r.Counts.StampJumps > 0 {
+		v.Evidence = append(v.Evidence, fmt.Sprintf("No /clock; header stamps jump %d times on scan topics or tf links.", r.Counts.StampJumps))
+	}
+	if r.Counts.Stalls > 0 {
+		v.Evidence = append(v.Evidence, fmt.Sprintf("/clock stalls %d times while record time runs.", r.Counts.Stalls))
+	}
+	if cr := r.ClockRate; cr != nil && cr.RealTimeFactor > 0 && (cr.RealTimeFactor < 0.9 || cr.RealTimeFactor > 1.1) {
+		v.Evidence = append(v.Evidence, fmt.Sprintf("/clock runs at %.2fx record time.", cr.RealTimeFactor))
+	}
+}
+
+func (a *analyzer) pairSummary(p *pairStats) PairSummary {
+	for _, ps := range a.rep.Pairs {
+		if ps.Topic == p.topic && ps.TargetFrame == p.target {
+			return ps
+		}
+	}
+	return PairSummary{}
+}
+
+func countsText(m map[string]int) string {
+	keys := []string{"passed", "passed_after_wait", "dropped_queue_full", "dropped_out_the_back", "dropped_empty_frame", "dropped_unknown", "pending_at_end", "rejected_negative_stamp"}
+	var parts []string
+	for _, k := range keys {
+		if m[k] > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", m[k], k))
+		}
+	}
+	return strings.Join(parts, ", ")
+}
