@@ -103,7 +103,9 @@ func (a *analyzer) verdict() Verdict {
 	case StaticOnly:
 		v.Sentence = fmt.Sprintf("Only static transforms link '%s' to '%s': a clock mismatch is invisible on this path; choose a target across a dynamic link (e.g. --target-frame odom).", frame, target)
 	default:
-		if drops > 0 {
+		if back := r.Counts.BackwardJumps; back > 0 {
+			v.Sentence = fmt.Sprintf("/clock jumps back %d times (a looping bag or a simulator reset): every sim-time node clears its tf buffer each time; %s and tf are otherwise on the same clock (median %s apart).", back, topic, fmtS(ps.MedianDiffS))
+		} else if drops > 0 {
 			v.Sentence = fmt.Sprintf("%s and tf are on the same clock (%s apart), yet %d scans were dropped: not a clock problem; look at the tf tree, the frame names and the queue size.", topic, fmtS(ps.MedianDiffS), drops)
 		} else {
 			v.Sentence = fmt.Sprintf("%s and tf are on the same clock (median %s apart) and no scan is dropped by the %s filter: no clock problem in this bag.", topic, fmtS(ps.MedianDiffS), r.Settings.Consumer)
