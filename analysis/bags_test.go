@@ -3,6 +3,7 @@ package analysis
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/bagclock/bagclock/bagread"
@@ -47,4 +48,136 @@ var scanBags = map[string]bool{
 	"tb3-amcl-foxy-a": true, "tb3-amcl-foxy-b": true, "tb3-unclean-wal-no-metadata": true,
 	"uts-pfms-quiz5": true, "uts-pfms-a3-sample": true, "selfdriving-real-scan-no-tf": true,
 	"mumble-isaac-scan": true, "rerun-rosbag2-humble-mcap": true, "evo-nav2-turtlebot-mcap": true,
+}
+
+// TestSharedBags asserts facts from ../shared/bags/PROVENANCE.md and what
+// the analysis finds in them.
+func TestSharedBags(t *testing.T) {
+	cases := []struct {
+		bag     string
+		scans   int
+		classes map[string]int
+		target  string
+		check   func(t *testing.T, rep *Report, rows []ScanRow)
+	}{
+		// Gazebo sim recorded from sim start: scans and tf both on /clock.
+		{bag: "tb3-walker-humble-nitesh", scans: 127, classes: map[string]int{"same_clock": 127}, target: "odom",
+			check: func(t *testing.T, rep *Report, rows []ScanRow) {
+				noDrops(t, rep)
+				if rep.ClockRate == nil || rep.ClockRate.Messages != 255 || rep.Counts.ClockJumps != 0 {
+					t.Errorf("clock = %+v, %d jumps; want 255 messages, no jump", rep.ClockRate, rep.Counts.ClockJumps)
+				}
+				for _, r := range rows {
+					if r.StalestChild != "base_footprint" || r.StalestTopic != "/tf" || r.DiffS < -0.05 || r.DiffS > 0.05 {
+						t.Fatalf("row %+v: want odom->base_footprint on /tf within 50 ms", r)
+					}
+				}
+			}},
+		{bag: "tb3-walker-simstart", scans: 41, classes: map[string]int{"same_clock": 41}, target: "odom",
+			check: func(t *testing.T, rep *Report, _ []ScanRow) { noDrops(t, rep) }},
+		{bag: "tb3-walker-no-metadata", scans: 135, classes: map[string]int{"same_clock": 135}, target: "odom"},
+		{bag: "tb3-walker-corrupt-metadata", scans: 118, classes: map[string]int{"same_clock": 118}, target: "odom"},
+		// map->odom on /tf_static carries a wall-clock stamp (a publisher
+		// without use_sim_time) beside sim-time tf: static, so harmless to
+		// tf2, and reported as evidence.
+		{bag: "tb3-unclean-wal-no-metadata", scans: 114, classes: map[string]int{"same_clock": 114}, target: "odom",
+			check: func(t *testing.T, rep *Report, _ []ScanRow) {
+				found := false
+				for _, l := range rep.TFTree {
+					if l.Parent == "map" && l.Child == "odom" {
+						found = true
+						if !l.Static || l.Topic != "/tf_static" || l.NewestNS/1_000_000 != 1696430108316 {
+							t.Errorf("map->odom = %+v, want static on /tf_static stamped 1696430108.316 s", l)
+						}
+					}
+				}
+				if !found {
+					t.Error("no map->odom link")
+				}
+				if !containsSub(rep.Verdict.Evidence, "Static link map->odom on /tf_static") {
+					t.Errorf("evidence lacks the wall-clock static link: %q", rep.Verdict.Evidence)
+				}
+			}},
+		// /tf_static has no messages: no base_link->base_scan, nothing
+		// connects the laser to odom.
+		{bag: "tb3-amcl-foxy-b", scans: 10, classes: map[string]int{"no_transform": 10}, target: "odom",
+			check: func(t *testing.T, rep *Report, _ []ScanRow) {
+				if !containsSub([]string{rep.Verdict.Sentence}, "No transform connects /scan (frame 'base_scan') to 'odom'") {
+					t.Errorf("verdict = %q", rep.Verdict.Sentence)
+				}
+			}},
+		{bag: "tb3-roomba-v4-empty-scan", scans: 0, classes: map[string]int{},
+			check: func(t *testing.T, rep *Report, _ []ScanRow) {
+				if !containsSub([]string{rep.Verdict.Sentence}, "QoS mismatch") {
+					t.Errorf("verdict = %q", rep.Verdict.Sentence)
+				}
+			}},
+		// Real robot, no tf and no /clock; stamps 774 s against wall-clock
+		// record times: a clock that is not the recorder's.
+		{bag: "selfdriving-real-scan-no-tf", scans: 177, classes: map[string]int{"no_transform": 177}, target: "odom",
+			check: func(t *testing.T, rep *Report, _ []ScanRow) {
+				if rep.Skew[0].Kind != SkewDifferentClock || !containsSub(rep.Verdict.Evidence, "no /clock") {
+					t.Errorf("skew %+v evidence %q", rep.Skew[0], rep.Verdict.Evidence)
+				}
+			}},
+		// Isaac Sim with wall-clock stamps: a ~1.5 ms age, ok.
+		{bag: "mumble-isaac-scan", scans: 147, classes: map[string]int{"no_transform": 147}, target: "odom",
+			check: func(t *testing.T, rep *Report, _ []ScanRow) {
+				if s := rep.Skew[0]; s.Kind != SkewOK || s.MedianS > 0.01 || s.MedianS < 0 {
+					t.Errorf("skew = %+v", s)
+				}
+			}},
+		// rosbags-converted: record times are sim time; no odom frame, so
+		// the root of the laser's tree (world) is the target.
+		{bag: "uts-pfms-quiz5", scans: 39, classes: map[string]int{"same_clock": 39}, target: "world",
+			check: func(t *testing.T, rep *Report, _ []ScanRow) { noDrops(t, rep) }},
+		{bag: "uts-pfms-a3-sample", scans: 2, target: "world"},
+		{bag: "rerun-rosbag2-humble-mcap", scans: 1, classes: map[string]int{"no_transform": 1}, target: "odom"},
+		{bag: "tb3-amcl-foxy-a", scans: 17, target: "odom"},
+		{bag: "tb3-walker-humble-sameer", scans: 102, target: "odom"},
+	}
+	for _, c := range cases {
+		t.Run(c.bag, func(t *testing.T) {
+			rep, rows := analyzeShared(t, c.bag, Config{})
+			if rep.Summary.Scans != c.scans || len(rows) != rep.Summary.Rows {
+				t.Errorf("scans %d rows %d/%d, want %d scans", rep.Summary.Scans, len(rows), rep.Summary.Rows, c.scans)
+			}
+			for k, v := range c.classes {
+				if rep.Summary.Classes[k] != v {
+					t.Errorf("classes = %v, want %v", rep.Summary.Classes, c.classes)
+				}
+			}
+			if c.target != "" {
+				for _, r := range rows {
+					if r.TargetFrame != c.target && r.Topic != "/husky/sonar" {
+						t.Fatalf("row target %q, want %q", r.TargetFrame, c.target)
+					}
+				}
+			}
+			if rep.Verdict.Sentence == "" || rep.Summary.Skipped != 0 {
+				t.Errorf("verdict %q, skipped %d", rep.Verdict.Sentence, rep.Summary.Skipped)
+			}
+			if c.check != nil {
+				c.check(t, rep, rows)
+			}
+		})
+	}
+}
+
+func noDrops(t *testing.T, rep *Report) {
+	t.Helper()
+	for k, v := range rep.Summary.Filter {
+		if len(k) > 8 && k[:8] == "dropped_" && v > 0 {
+			t.Errorf("filter = %v, want no drops", rep.Summary.Filter)
+		}
+	}
+}
+
+func containsSub(list []string, sub string) bool {
+	for _, s := range list {
+		if strings.Contains(s, sub) {
+			return true
+		}
+	}
+	return false
 }

@@ -108,7 +108,7 @@ func TestClockCases(t *testing.T) {
 	}{
 		{c: clockCase{name: "same_clock"}, classes: map[string]int{"same_clock": 100}, findings: []string{}},
 		{c: clockCase{name: "laser_system", laserSystem: true}, classes: map[string]int{"laser_on_system_clock": 100},
-			verdict: "The laser driver publishes /scan with system time while tf follows /clock: set use_sim_time:=true on the node publishing /scan.",
+			verdict:  "The laser driver publishes /scan with system time while tf follows /clock: set use_sim_time:=true on the node publishing /scan.",
 			findings: []string{"drop", "clock-mismatch"},
 			check: func(t *testing.T, rep *Report) {
 				if f := rep.Summary.Filter; f["dropped_queue_full"] != 90 || f["pending_at_end"] != 10 {

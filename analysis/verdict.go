@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"fmt"
+	"math"
 	"strings"
 )
 
@@ -121,6 +122,7 @@ func (a *analyzer) verdict() Verdict {
 			v.Evidence = append(v.Evidence, fmt.Sprintf("%s: record time − stamp is a constant %s (p95 %s): the recorder's clock and the publisher's differ (check chrony).", name, fmtS(s.MedianS), fmtS(s.P95S)))
 		}
 	}
+	a.otherClockEvidence(&v)
 	if n := r.Counts.RosoutLines; n > 0 {
 		v.Evidence = append(v.Evidence, fmt.Sprintf("/rosout recorded %d filter-drop / jump-back lines; %d drop lines match a predicted drop.", n, r.Counts.MatchedDrops))
 	}
@@ -167,4 +169,35 @@ func countsText(m map[string]int) string {
 		}
 	}
 	return strings.Join(parts, ", ")
+}
+
+// otherClockEvidence points at publishers whose stamps live on another
+// clock family than the rest: static links (harmless to tf2, which ignores
+// their time, but a node without use_sim_time) and scan topics of bags
+// without /clock whose stamps are an epoch away from record time.
+func (a *analyzer) otherClockEvidence(v *Verdict) {
+	r := &a.rep
+	var dyn reservoir
+	for _, l := range r.TFTree {
+		if !l.Static {
+			dyn.add(float64(l.NewestNS))
+		}
+	}
+	if dyn.n > 0 {
+		ref := dyn.median()
+		for _, l := range r.TFTree {
+			if l.Static && math.Abs(float64(l.NewestNS)-ref) >= float64(EpochThresholdNS) {
+				v.Evidence = append(v.Evidence, fmt.Sprintf("Static link %s->%s on %s is stamped %s while dynamic tf is near %s: its publisher runs on another clock (use_sim_time not set); tf2 ignores static stamps, so it does no harm here.",
+					l.Parent, l.Child, l.Topic, fmtS(float64(l.NewestNS)/1e9), fmtS(ref/1e9)))
+			}
+		}
+	}
+	if a.hasClock {
+		return
+	}
+	for _, s := range r.Skew {
+		if s.Link == "" && s.Kind == SkewDifferentClock {
+			v.Evidence = append(v.Evidence, fmt.Sprintf("%s: header stamps are %s behind record time and the bag has no /clock: the publisher's clock is not the recorder's (sim time, or a clock never set).", s.Topic, fmtS(s.MedianS)))
+		}
+	}
 }
