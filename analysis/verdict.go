@@ -135,10 +135,10 @@ func (a *analyzer) verdict() Verdict {
 func (a *analyzer) jumpEvidence(v *Verdict) {
 	r := &a.rep
 	if n := r.Counts.BackwardJumps; n > 0 {
-		v.Evidence = append(v.Evidence, fmt.Sprintf("/clock jumps back %d times (bag loop or simulator reset): every sim-time node logs \"Detected jump back in time. Clearing TF buffer.\" and loses its tf.", n))
+		v.Evidence = append(v.Evidence, fmt.Sprintf("/clock jumps back %d time(s) (bag loop or simulator reset): every sim-time node logs \"Detected jump back in time. Clearing TF buffer.\" and loses its tf.", n))
 	}
 	if f := r.Counts.ClockJumps - r.Counts.BackwardJumps; f > 0 {
-		v.Evidence = append(v.Evidence, fmt.Sprintf("/clock jumps forward %d times.", f))
+		v.Evidence = append(v.Evidence, fmt.Sprintf("/clock jumps forward %d time(s).", f))
 	}
 	if r.Counts.StampJumps > 0 {
 		v.Evidence = append(v.Evidence, fmt.Sprintf("No /clock; header stamps jump %d times on scan topics or tf links.", r.Counts.StampJumps))
