@@ -578,7 +578,7 @@ func forwardThreshold(cfgNS int64, ticks *reservoir) int64 {
 	}
 	th := int64(1_000_000_000)
 	if ticks.n >= 8 {
-		th = max(th, int64(10*ticks.median()))
+		th = max(th, int64(10*ticks.approxMedian()))
 	}
 	return th
 }
@@ -649,7 +649,7 @@ func (a *analyzer) onClock(m *bagread.Message) {
 		a.endStall(m.LogTimeNS)
 		a.stallStart, a.stallValue, a.stallMsgs = m.LogTimeNS, v, 1
 	}
-	if delta != 0 && dlog >= StallMinNS && a.clockLogTicks.n >= 8 && float64(dlog) >= 10*a.clockLogTicks.median() {
+	if delta != 0 && dlog >= StallMinNS && a.clockLogTicks.n >= 8 && float64(dlog) >= 10*a.clockLogTicks.approxMedian() {
 		a.addStall(Stall{StartLogNS: a.clockLogNS, EndLogNS: m.LogTimeNS, ClockNS: a.clockNS, Messages: 0})
 	}
 	a.clockNS, a.clockLogNS, a.clockIndex = v, m.LogTimeNS, m.Index

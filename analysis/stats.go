@@ -18,6 +18,21 @@ type reservoir struct {
 	min, max float64
 	s        []float64
 	rng      uint64
+	// approxMedian cache: value and the n it was computed at.
+	med    float64
+	medAtN int
+}
+
+// approxMedian is the median, recomputed only every 256 additions once
+// the sample is large: thresholds derived from it (jump, stall) are asked
+// for on every message.
+func (r *reservoir) approxMedian() float64 {
+	if r.medAtN == 0 || r.n < 64 || r.n-r.medAtN >= 256 {
+		if r.n != r.medAtN {
+			r.med, r.medAtN = r.median(), r.n
+		}
+	}
+	return r.med
 }
 
 func (r *reservoir) add(v float64) {

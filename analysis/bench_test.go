@@ -1,0 +1,74 @@
+package analysis
+
+import (
+	"testing"
+
+	"github.com/bagclock/bagclock/bagread"
+	"github.com/bagclock/bagclock/internal/bench"
+)
+
+// BenchmarkAnalyze and BenchmarkRead run on the same generated large bags
+// (internal/bench, cached under $BAGCLOCK_BENCH_DIR): Read iterates the
+// topics Analyze reads without decoding, so the ratio of the two is what
+// the analysis costs on top of reading (target ≤ 1.3x).
+//
+//	go test -run '^$' -bench 'Analyze|Read' -benchtime 3x ./analysis
+func BenchmarkAnalyze(b *testing.B) {
+	for _, bg := range benchBags(b) {
+		b.Run(bg.Name, func(b *testing.B) {
+			bag := openBench(b, bg)
+			b.SetBytes(bg.Size)
+			b.ReportAllocs()
+			for b.Loop() {
+				rows := 0
+				if _, err := Analyze(bag, Config{}, func(*ScanRow) error { rows++; return nil }); err != nil {
+					b.Fatal(err)
+				}
+				if rows == 0 {
+					b.Fatal("no rows")
+				}
+			}
+		})
+	}
+}
+
+func BenchmarkRead(b *testing.B) {
+	for _, bg := range benchBags(b) {
+		b.Run(bg.Name, func(b *testing.B) {
+			bag := openBench(b, bg)
+			b.SetBytes(bg.Size)
+			b.ReportAllocs()
+			for b.Loop() {
+				it := bag.Messages(bagread.ReadOptions{Topics: bench.Topics, Order: bagread.RecordOrder})
+				n := 0
+				for it.Next() {
+					n += len(it.Message().Data)
+				}
+				if err := it.Err(); err != nil {
+					b.Fatal(err)
+				}
+				it.Close()
+				if n == 0 {
+					b.Fatal("nothing read")
+				}
+			}
+		})
+	}
+}
+
+func benchBags(b *testing.B) []bench.Bag {
+	bags, err := bench.EnsureBags(bench.CacheDir(), 1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return bags
+}
+
+func openBench(b *testing.B, bg bench.Bag) *bagread.Bag {
+	bag, err := bagread.Open(bg.Dir, bagread.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { bag.Close() })
+	return bag
+}
