@@ -217,8 +217,9 @@ type analyzer struct {
 	lastClockNS   int64
 	nClock        int
 
-	links  map[linkKey]*linkStats
-	topics map[string]*topicStats
+	links       map[linkKey]*linkStats
+	recentLinks map[bool][]*linkStats // by static: link last seen at each position
+	topics      map[string]*topicStats
 	// linkTopic: child → topic its dynamic transform came on.
 	linkTopic map[string]string
 
@@ -246,15 +247,16 @@ func newAnalyzer(bag *bagread.Bag, cfg Config, sink ScanSink) (*analyzer, error)
 	}
 	a := &analyzer{
 		bag: bag, cfg: cfg, sink: sink, preset: pr, params: pr.Params,
-		cache:     pr.CacheTimeNS,
-		targets:   map[string][]string{},
-		parents:   map[string]string{},
-		filters:   map[string][]*filterState{},
-		links:     map[linkKey]*linkStats{},
-		topics:    map[string]*topicStats{},
-		linkTopic: map[string]string{},
-		skipped:   map[string]*Skipped{},
-		predicted: map[string]bool{},
+		cache:       pr.CacheTimeNS,
+		targets:     map[string][]string{},
+		parents:     map[string]string{},
+		filters:     map[string][]*filterState{},
+		links:       map[linkKey]*linkStats{},
+		recentLinks: map[bool][]*linkStats{},
+		topics:      map[string]*topicStats{},
+		linkTopic:   map[string]string{},
+		skipped:     map[string]*Skipped{},
+		predicted:   map[string]bool{},
 	}
 	if cfg.SetQueueSize {
 		if cfg.QueueSize < 0 {
@@ -684,7 +686,7 @@ func (a *analyzer) onTF(m *bagread.Message, static bool) {
 				Rotation:    tf.Quat{X: t.Transform.Rotation.X, Y: t.Transform.Rotation.Y, Z: t.Transform.Rotation.Z, W: t.Transform.Rotation.W},
 			},
 		}
-		a.noteLink(m, st, static)
+		a.noteLink(m, i, st, static)
 		if err := a.buf.SetTransform(st, m.Topic, static); err != nil {
 			continue
 		}
@@ -696,17 +698,35 @@ func (a *analyzer) onTF(m *bagread.Message, static bool) {
 	}
 }
 
-func (a *analyzer) noteLink(m *bagread.Message, st tf.Stamped, static bool) {
-	k := linkKey{strings.TrimPrefix(st.Parent, "/"), strings.TrimPrefix(st.Child, "/"), m.Topic}
-	l := a.links[k]
+func (a *analyzer) noteLink(m *bagread.Message, pos int, st tf.Stamped, static bool) {
+	// A steady /tf stream repeats its transforms in the same positions:
+	// try the link seen last at this position before hashing three strings.
+	parent, child := strings.TrimPrefix(st.Parent, "/"), strings.TrimPrefix(st.Child, "/")
+	cache := a.recentLinks[static]
+	var l *linkStats
+	if pos < len(cache) && cache[pos] != nil {
+		if c := cache[pos]; c.key.parent == parent && c.key.child == child && c.key.topic == m.Topic {
+			l = c
+		}
+	}
 	if l == nil {
-		l = &linkStats{key: k, oldest: st.Stamp, newest: st.Stamp, firstLog: m.LogTimeNS}
-		a.links[k] = l
+		k := linkKey{parent, child, m.Topic}
+		l = a.links[k]
+		if l == nil {
+			l = &linkStats{key: k, oldest: st.Stamp, newest: st.Stamp, firstLog: m.LogTimeNS}
+			a.links[k] = l
+		}
+		a.noteParent(parent, child)
+		if !static {
+			a.linkTopic[child] = m.Topic
+		}
+		for len(cache) <= pos {
+			cache = append(cache, nil)
+		}
+		cache[pos] = l
+		a.recentLinks[static] = cache
 	}
-	a.noteParent(k.parent, k.child)
-	if !static {
-		a.linkTopic[k.child] = m.Topic
-	}
+	k := l.key
 	l.static = static
 	l.count++
 	l.oldest = min(l.oldest, st.Stamp)
