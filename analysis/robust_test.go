@@ -1,0 +1,107 @@
+package analysis
+
+import (
+	"encoding/binary"
+	"errors"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/bagclock/bagclock/bagread"
+	"github.com/bagclock/bagclock/cdr"
+	"github.com/bagclock/bagclock/internal/bagwrite"
+)
+
+// TestBadMessagesSkipped: undecodable messages are counted per topic with
+// the first error naming file, topic and index; the pass goes on.
+func TestBadMessagesSkipped(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "bag")
+	w, err := bagwrite.Create(dir, bagwrite.Options{Storage: bagwrite.StorageSQLite3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tp := range [][2]string{{"/scan", cdr.TypeLaserScan}, {"/tf", cdr.TypeTFMessage}, {"/clock", cdr.TypeClock}} {
+		if err := w.AddTopic(tp[0], tp[1]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	garbage := []byte{0, 1, 0, 0, 0xff, 0xff, 0xff, 0x7f}
+	scan := cdr.LaserScan{Header: cdr.Header{FrameID: "laser", Stamp: cdr.Time{Sec: 5}}}
+	for i, data := range [][]byte{garbage, cdr.AppendLaserScan(nil, &scan, binary.LittleEndian), garbage} {
+		topic := []string{"/scan", "/scan", "/tf"}[i]
+		if err := w.Write(topic, int64(i+1)*1e9, int64(i+1)*1e9, data); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	bag, err := bagread.Open(dir, bagread.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer bag.Close()
+	rep, err := Analyze(bag, Config{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Summary.Skipped != 2 || len(rep.Skipped) != 2 || rep.Summary.Scans != 1 {
+		t.Fatalf("skipped %+v, scans %d", rep.Skipped, rep.Summary.Scans)
+	}
+	s := rep.Skipped[0]
+	if s.Topic != "/scan" || !strings.Contains(s.FirstError, "topic /scan message 0") || !strings.Contains(s.FirstError, ".db3") {
+		t.Errorf("first error %q", s.FirstError)
+	}
+}
+
+// TestSinkErrorStops: a failing sink ends the pass with its error.
+func TestSinkErrorStops(t *testing.T) {
+	dir := writeCase(t, filepath.Join(t.TempDir(), "bag"), clockCase{name: "same"}, bagwrite.StorageMCAP, 2)
+	bag, err := bagread.Open(dir, bagread.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer bag.Close()
+	boom := errors.New("disk full")
+	n := 0
+	_, err = Analyze(bag, Config{}, func(*ScanRow) error { n++; return boom })
+	if !errors.Is(err, boom) || n != 1 {
+		t.Fatalf("err %v after %d rows, want disk full after 1", err, n)
+	}
+}
+
+// TestBoundedSeries: a long bag's report stays bounded: at most 2000
+// points per series, outcome buckets capped.
+func TestBoundedSeries(t *testing.T) {
+	if testing.Short() {
+		t.Skip("writes a 60 s bag")
+	}
+	dir := writeCase(t, filepath.Join(t.TempDir(), "bag"), clockCase{name: "loop", loopAtS: 30}, bagwrite.StorageMCAP, 60)
+	rep, _ := analyzeDir(t, dir, Config{})
+	if len(rep.Series.Clock) > 2*maxBuckets || len(rep.Series.Clock) < 100 {
+		t.Errorf("clock series %d points", len(rep.Series.Clock))
+	}
+	for k, pts := range rep.Series.Diff {
+		if len(pts) > 2*maxBuckets {
+			t.Errorf("%s: %d points", k, len(pts))
+		}
+	}
+	buckets := map[float64]bool{}
+	for _, p := range rep.Series.Outcomes {
+		buckets[p.X] = true
+	}
+	if len(buckets) > maxOutcomeBuckets {
+		t.Errorf("%d outcome buckets", len(buckets))
+	}
+	if rep.Summary.Scans != 1200 || rep.Counts.BackwardJumps != 1 {
+		t.Errorf("scans %d backward jumps %d", rep.Summary.Scans, rep.Counts.BackwardJumps)
+	}
+	// The loop restarts sim time at 120 s: the clock series shows the drop.
+	minY, maxY := 1e18, -1e18
+	for _, p := range rep.Series.Clock {
+		minY, maxY = min(minY, p.Y), max(maxY, p.Y)
+	}
+	if minY != 120 || maxY < 149.9 {
+		t.Errorf("clock series range %g..%g", minY, maxY)
+	}
+}
