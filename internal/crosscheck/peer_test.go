@@ -8,6 +8,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"os/exec"
@@ -21,6 +22,7 @@ import (
 	"github.com/bagclock/bagclock/bagread"
 	"github.com/bagclock/bagclock/cdr"
 	"github.com/bagclock/bagclock/internal/testenv"
+	"github.com/klauspost/compress/zstd"
 )
 
 // peerJS returns the path of a runnable dump.mjs (Foxglove's decoders, see
@@ -141,11 +143,12 @@ func installPeer(t *testing.T, src, base, dir string) {
 }
 
 // runPeer runs dump.mjs on target and parses its lines into records.
-func runPeer(t *testing.T, dump, target string, topics []string) ([]record, error) {
+func runPeer(t *testing.T, dump, target string, topics []string, extra ...string) ([]record, error) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, "node", dump, target, "--topics", strings.Join(topics, ","))
+	args := append([]string{dump, target, "--topics", strings.Join(topics, ",")}, extra...)
+	cmd := exec.CommandContext(ctx, "node", args...)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
@@ -370,12 +373,35 @@ func TestPeerFoxglove(t *testing.T) {
 func runPeerOnBag(t *testing.T, dump, path string, b *bagread.Bag, topics []string) []record {
 	t.Helper()
 	cp := testenv.CopyTree(t, path)
+	if !peerReadsWhole(b) {
+		return runPeerPerFile(t, dump, cp, path, b, topics)
+	}
 	recs, err := runPeer(t, dump, cp, topics)
 	if err == nil {
 		return recs
 	}
 	t.Logf("dump.mjs on the bag failed, retrying per storage file: %v", err)
-	recs = nil
+	return runPeerPerFile(t, dump, cp, path, b, topics)
+}
+
+// peerReadsWhole reports whether dump.mjs can take the bag as it is: it
+// cannot read FILE-compressed MCAP (.mcap.zstd), and its default indexed
+// MCAP reader yields nothing for a file without chunk indexes.
+func peerReadsWhole(b *bagread.Bag) bool {
+	for _, f := range b.Files {
+		if f.Storage == bagread.StorageMCAP && (f.Compression != "" || !f.Indexed) {
+			return false
+		}
+	}
+	return true
+}
+
+// runPeerPerFile runs dump.mjs on each storage file of the copy cp: an
+// .mcap.zstd is first decompressed (with klauspost/compress, not bagread)
+// and unindexed MCAP is read with the peer's stream reader.
+func runPeerPerFile(t *testing.T, dump, cp, path string, b *bagread.Bag, topics []string) []record {
+	t.Helper()
+	var recs []record
 	st, err := os.Stat(cp)
 	if err != nil || !st.IsDir() {
 		t.Fatalf("peer: cannot retry %s per file", path)
@@ -383,7 +409,14 @@ func runPeerOnBag(t *testing.T, dump, path string, b *bagread.Bag, topics []stri
 	for _, f := range b.Files {
 		// bagread may report a private copy's path: take the name only.
 		target := filepath.Join(cp, filepath.Base(f.Path))
-		r, err := runPeer(t, dump, target, topics)
+		var extra []string
+		if f.Storage == bagread.StorageMCAP && strings.HasSuffix(target, ".zstd") {
+			target = unzstdFile(t, target)
+		}
+		if f.Storage == bagread.StorageMCAP && (!f.Indexed || f.Compression != "") {
+			extra = append(extra, "--reader", "stream")
+		}
+		r, err := runPeer(t, dump, target, topics, extra...)
 		if err != nil {
 			t.Fatalf("peer: %v", err)
 		}
@@ -414,4 +447,32 @@ func TestPeerRepoSamples(t *testing.T) {
 			compareWithPeer(t, ours, runPeerOnBag(t, dump, path, b, topics))
 		})
 	}
+}
+
+// unzstdFile decompresses a FILE-compressed storage file next to itself
+// (inside the test's copy) and returns the new path.
+func unzstdFile(t *testing.T, path string) string {
+	t.Helper()
+	in, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer in.Close()
+	dec, err := zstd.NewReader(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer dec.Close()
+	outPath := strings.TrimSuffix(path, ".zstd")
+	out, err := os.Create(outPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := io.Copy(out, dec); err != nil {
+		t.Fatalf("decompress %s: %v", path, err)
+	}
+	if err := out.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return outPath
 }
