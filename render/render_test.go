@@ -250,7 +250,7 @@ func TestJSONEdges(t *testing.T) {
 		rep  *analysis.Report
 		keys int
 	}{
-		{"no rows", nil, &analysis.Report{}, 14},
+		{"no rows", nil, &analysis.Report{}, 16},
 		{"no report", sampleRows(), nil, 1},
 		{"nothing", nil, nil, 1},
 	}
