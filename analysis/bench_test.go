@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"syscall"
 	"testing"
 
 	"github.com/bagclock/bagclock/bagread"
@@ -19,6 +20,7 @@ func BenchmarkAnalyze(b *testing.B) {
 			bag := openBench(b, bg)
 			b.SetBytes(bg.Size)
 			b.ReportAllocs()
+			defer reportCPU(b)()
 			for b.Loop() {
 				rows := 0
 				if _, err := Analyze(bag, Config{}, func(*ScanRow) error { rows++; return nil }); err != nil {
@@ -38,6 +40,7 @@ func BenchmarkRead(b *testing.B) {
 			bag := openBench(b, bg)
 			b.SetBytes(bg.Size)
 			b.ReportAllocs()
+			defer reportCPU(b)()
 			for b.Loop() {
 				it := bag.Messages(bagread.ReadOptions{Topics: bench.Topics, Order: bagread.RecordOrder})
 				n := 0
@@ -71,4 +74,24 @@ func openBench(b *testing.B, bg bench.Bag) *bagread.Bag {
 	}
 	b.Cleanup(func() { bag.Close() })
 	return bag
+}
+
+// reportCPU reports the process CPU time (user + system, all threads) per
+// iteration as cpu-ns/op: on a shared machine it moves far less with the
+// other load than wall time does. Call as defer reportCPU(b)().
+func reportCPU(b *testing.B) func() {
+	start := cpuNS()
+	return func() {
+		if b.N > 0 {
+			b.ReportMetric(float64(cpuNS()-start)/float64(b.N), "cpu-ns/op")
+		}
+	}
+}
+
+func cpuNS() int64 {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return ru.Utime.Nano() + ru.Stime.Nano()
 }
