@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"math"
@@ -148,6 +149,20 @@ type pairStats struct {
 	diff                 reservoir
 	stalest              map[string]int // "parent->child on topic" → count
 	series               *downsampler
+	// The key of the last stalest link, so that a run of scans with the
+	// same stalest link builds it once.
+	lastStalest [3]string
+	lastKey     string
+}
+
+// stalestKey is "parent->child on topic", built only when the link differs
+// from the previous scan's.
+func (p *pairStats) stalestKey(parent, child, topic string) string {
+	if p.lastKey == "" || p.lastStalest != [3]string{parent, child, topic} {
+		p.lastStalest = [3]string{parent, child, topic}
+		p.lastKey = parent + "->" + child + " on " + topic
+	}
+	return p.lastKey
 }
 
 type filterState struct {
@@ -594,12 +609,11 @@ func isBackward(delta, minBackward int64) bool {
 }
 
 func (a *analyzer) onClock(m *bagread.Message) {
-	c, err := cdr.DecodeClock(m.Data)
+	v, err := decodeClockNS(m.Data)
 	if err != nil {
 		a.skip(m, err)
 		return
 	}
-	v := c.Clock.Nanoseconds()
 	a.clockSeries.add(a.x(m.LogTimeNS), float64(v)/1e9)
 	a.nClock++
 	if !a.clockSeen {
@@ -656,6 +670,23 @@ func (a *analyzer) onClock(m *bagread.Message) {
 	}
 	a.clockNS, a.clockLogNS, a.clockIndex = v, m.LogTimeNS, m.Index
 	a.lastClockNS = v
+}
+
+// decodeClockNS is cdr.DecodeClock(data).Clock.Nanoseconds() with a fast
+// path for the plain little-endian layout every ROS 2 bag writes (4-byte
+// encapsulation, int32 sec, uint32 nanosec); anything else, including every
+// error, goes through cdr.DecodeClock.
+func decodeClockNS(data []byte) (int64, error) {
+	if len(data) >= 12 && data[0] == 0 && data[1] == byte(cdr.CDRLE) {
+		sec := int32(binary.LittleEndian.Uint32(data[4:8]))
+		ns := binary.LittleEndian.Uint32(data[8:12])
+		return cdr.Time{Sec: sec, Nanosec: ns}.Nanoseconds(), nil
+	}
+	c, err := cdr.DecodeClock(data)
+	if err != nil {
+		return 0, err
+	}
+	return c.Clock.Nanoseconds(), nil
 }
 
 func (a *analyzer) endStall(nowLog int64) {
@@ -871,7 +902,7 @@ func (a *analyzer) onScan(m *bagread.Message) {
 		if row.HasTF {
 			p.diff.add(row.DiffS)
 			p.series.add(x, row.DiffS)
-			p.stalest[row.StalestParent+"->"+row.StalestChild+" on "+row.StalestTopic]++
+			p.stalest[p.stalestKey(row.StalestParent, row.StalestChild, row.StalestTopic)]++
 		}
 		fs.rows = append(fs.rows, row)
 		fs.decided = append(fs.decided, false)
