@@ -2,9 +2,11 @@ package main
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/bagclock/bagclock/analysis"
+	"github.com/bagclock/bagclock/analysis/msgfilter"
 	"github.com/spf13/pflag"
 )
 
@@ -31,10 +33,10 @@ func analysisFlags(fs *pflag.FlagSet) *analysisFlagValues {
 	v := &analysisFlagValues{fs: fs}
 	fs.StringArrayVar(&v.scanTopics, "scan-topic", nil, "LaserScan topic to analyse (repeatable; default: every LaserScan topic)")
 	fs.StringArrayVar(&v.targetFrames, "target-frame", nil, "target frame of the emulated consumer (repeatable; default: odom if the tree has it, else the root of the scan frame's tree)")
-	fs.StringVar(&v.consumer, "consumer", "rviz", "consumer whose tf2_ros::MessageFilter is emulated: rviz, slam_toolbox or nav2")
-	fs.IntVar(&v.queueSize, "queue-size", 0, "MessageFilter queue size (overrides the consumer preset; 0 = unbounded)")
-	fs.Float64Var(&v.tolerance, "tolerance", 0, "MessageFilter tolerance in seconds (overrides the preset)")
-	fs.Float64Var(&v.cacheTime, "cache-time", 10, "tf buffer cache length in seconds (overrides the preset)")
+	fs.StringVar(&v.consumer, "consumer", "rviz", "consumer whose tf2_ros::MessageFilter is emulated: rviz, slam_toolbox, nav2 (= nav2-amcl), or a preset: "+strings.Join(presetNames(), ", "))
+	fs.IntVar(&v.queueSize, "queue-size", 0, "MessageFilter queue size; 0 = unbounded (default: the consumer's, e.g. 10 for rviz)")
+	fs.Float64Var(&v.tolerance, "tolerance", 0, "MessageFilter tolerance in seconds (default: the consumer's)")
+	fs.Float64Var(&v.cacheTime, "cache-time", 0, "tf buffer cache length in seconds (default: the consumer's: 10 s, 30 s for slam_toolbox)")
 	fs.Float64Var(&v.jumpForward, "jump-min-forward", 0, "report /clock forward jumps of at least this many seconds (0 = auto: 10x the median tick, at least 1 s)")
 	fs.Float64Var(&v.jumpBackward, "jump-min-backward", 0, "report /clock backward jumps of at least this many seconds (0 = any backward step, as tf2_ros::Buffer reacts)")
 	fs.BoolVar(&v.rclpyBuffer, "rclpy-buffer", false, "emulate rclpy's tf buffer, which does not clear on a backward /clock jump (geometry2#606)")
@@ -50,10 +52,8 @@ func (v *analysisFlagValues) config() (analysis.Config, error) {
 		Consumer:     v.consumer,
 		RclpyBuffer:  v.rclpyBuffer,
 	}
-	switch v.consumer {
-	case "rviz", "slam_toolbox", "nav2":
-	default:
-		return cfg, fmt.Errorf("--consumer %q: want rviz, slam_toolbox or nav2", v.consumer)
+	if _, preset := msgfilter.Presets[v.consumer]; !preset && !contains([]string{"rviz", "slam_toolbox", "nav2"}, v.consumer) {
+		return cfg, fmt.Errorf("--consumer %q: want rviz, slam_toolbox, nav2 or one of %s", v.consumer, strings.Join(presetNames(), ", "))
 	}
 	if v.fs.Changed("queue-size") {
 		if v.queueSize < 0 {
@@ -89,6 +89,16 @@ func (v *analysisFlagValues) config() (analysis.Config, error) {
 		}
 	}
 	return cfg, nil
+}
+
+// presetNames lists msgfilter's consumer presets, sorted.
+func presetNames() []string {
+	names := make([]string, 0, len(msgfilter.Presets))
+	for n := range msgfilter.Presets {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
 }
 
 // findingsMatch reports whether the report found anything named in failOn.
