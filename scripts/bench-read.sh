@@ -57,6 +57,7 @@ printf '%-18s %-8s %9s %10s %8s\n' bag command seconds 'peak MiB' 'vs cat'
 for f in "${factors[@]}"; do
 	"$bin/baggen" "$f" -o "$dir" | while IFS=$'\t' read -r name file _size; do
 		bagdir=$(dirname "$file")
+		cat "$file" >/dev/null # warm the page cache first
 		read -r tcat _ _ < <(best_of cat "$file")
 		printf '%-18s %-8s %9s %10s %8s\n' "$name" cat "$tcat" - 1.00x
 		for cmd in info analyze; do
