@@ -62,6 +62,10 @@ type entry struct {
 	queued  bool   // still in the queue (false once decided or evicted)
 	tfAt    int    // Group.tfCount at arrival
 	inAdd   bool   // decided synchronously inside Add
+	// canNow counts the waits of Add answered by a true CanTransform: when
+	// all were, the buffer has not changed since, and callback's re-test
+	// would ask the same questions again, so it is skipped.
+	canNow int
 }
 
 // request is one BufferCore transformable request, owned by an entry. A
@@ -175,7 +179,14 @@ func (f *Filter) Add(m Msg) {
 // old) call back synchronously; anything else becomes a pending request.
 func (f *Filter) wait(e *entry, target string, t int64) {
 	g := f.g
-	if target == e.frame || g.buf.CanTransform(target, e.frame, t) {
+	if target == e.frame {
+		f.callback(e, true)
+		return
+	}
+	if g.buf.CanTransform(target, e.frame, t) {
+		if e.inAdd {
+			e.canNow++
+		}
 		f.callback(e, true)
 		return
 	}
@@ -226,6 +237,9 @@ func (f *Filter) callback(e *entry, ok bool) {
 		return
 	}
 	for _, target := range f.targets {
+		if e.inAdd && e.canNow == f.expected {
+			break // every question was answered yes inside this Add
+		}
 		if !f.g.buf.CanTransform(target, e.frame, e.msg.StampNS) ||
 			(f.p.ToleranceNS != 0 && !f.g.buf.CanTransform(target, e.frame, e.msg.StampNS+f.p.ToleranceNS)) {
 			f.emit(f.result(e, DroppedUnknown, ReasonUnknown, now))
