@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"sort"
+	"strings"
 
 	"github.com/bagclock/bagclock/analysis"
 	"github.com/bagclock/bagclock/render"
@@ -142,6 +144,28 @@ func summarize(w io.Writer, path string, rep *analysis.Report) {
 	}
 	s := rep.Summary
 	fmt.Fprintf(w, "%s: %s\n", path, s.Verdict)
-	fmt.Fprintf(w, "  %d scans, %d rows; classes %v; filter %v; %d clock jumps; %d zero-stamp scans; %d skipped messages\n",
-		s.Scans, s.Rows, s.Classes, s.Filter, len(s.ClockJumps), s.ZeroStampScans, s.Skipped)
+	fmt.Fprintf(w, "  %d scans, %d rows; classes: %s; filter: %s; %d clock jumps; %d zero-stamp scans; %d skipped messages\n",
+		s.Scans, s.Rows, counts(s.Classes), counts(s.Filter), len(s.ClockJumps), s.ZeroStampScans, s.Skipped)
+}
+
+// counts prints a count map as "a 3, b 1", largest first.
+func counts(m map[string]int) string {
+	if len(m) == 0 {
+		return "none"
+	}
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		if m[keys[i]] != m[keys[j]] {
+			return m[keys[i]] > m[keys[j]]
+		}
+		return keys[i] < keys[j]
+	})
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = fmt.Sprintf("%s %d", k, m[k])
+	}
+	return strings.Join(parts, ", ")
 }
