@@ -98,6 +98,9 @@ func runAnalyze(e *env, path string, cfg analysis.Config, format, out string, fa
 	}
 	if err != nil {
 		fmt.Fprintf(e.stderr, "bagclock analyze: %v\n", err)
+		if rep == nil {
+			suggestBagsInside(e.stderr, path)
+		}
 		return exitFailure
 	}
 	summarize(e.stderr, path, rep)
