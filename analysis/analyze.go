@@ -139,6 +139,12 @@ type topicStats struct {
 	lastStamp int64
 	seen      bool
 	steps     reservoir
+	// targets and filters of the topic once its first scan decided them
+	// (copies of analyzer.targets and analyzer.filters, which never change
+	// after that).
+	ready   bool
+	targets []string
+	fss     []*filterState
 }
 
 // pairStats summarises one (scan topic, target) pair for the verdict.
@@ -232,8 +238,9 @@ type analyzer struct {
 	lastClockNS   int64
 	nClock        int
 
+	lastTS      *topicStats // of the previous scan
 	links       map[linkKey]*linkStats
-	recentLinks map[bool][]*linkStats // by static: link last seen at each position
+	recentLinks [2][]*linkStats // by static (1) or not (0): link last seen at each position
 	topics      map[string]*topicStats
 	// linkTopic: child → topic its dynamic transform came on.
 	linkTopic map[string]string
@@ -262,16 +269,15 @@ func newAnalyzer(bag *bagread.Bag, cfg Config, sink ScanSink) (*analyzer, error)
 	}
 	a := &analyzer{
 		bag: bag, cfg: cfg, sink: sink, preset: pr, params: pr.Params,
-		cache:       pr.CacheTimeNS,
-		targets:     map[string][]string{},
-		parents:     map[string]string{},
-		filters:     map[string][]*filterState{},
-		links:       map[linkKey]*linkStats{},
-		recentLinks: map[bool][]*linkStats{},
-		topics:      map[string]*topicStats{},
-		linkTopic:   map[string]string{},
-		skipped:     map[string]*Skipped{},
-		predicted:   map[string]bool{},
+		cache:     pr.CacheTimeNS,
+		targets:   map[string][]string{},
+		parents:   map[string]string{},
+		filters:   map[string][]*filterState{},
+		links:     map[linkKey]*linkStats{},
+		topics:    map[string]*topicStats{},
+		linkTopic: map[string]string{},
+		skipped:   map[string]*Skipped{},
+		predicted: map[string]bool{},
 	}
 	if cfg.SetQueueSize {
 		if cfg.QueueSize < 0 {
@@ -733,7 +739,11 @@ func (a *analyzer) noteLink(m *bagread.Message, pos int, st tf.Stamped, static b
 	// A steady /tf stream repeats its transforms in the same positions:
 	// try the link seen last at this position before hashing three strings.
 	parent, child := strings.TrimPrefix(st.Parent, "/"), strings.TrimPrefix(st.Child, "/")
-	cache := a.recentLinks[static]
+	si := 0
+	if static {
+		si = 1
+	}
+	cache := a.recentLinks[si]
 	var l *linkStats
 	if pos < len(cache) && cache[pos] != nil {
 		if c := cache[pos]; c.key.parent == parent && c.key.child == child && c.key.topic == m.Topic {
@@ -755,7 +765,7 @@ func (a *analyzer) noteLink(m *bagread.Message, pos int, st tf.Stamped, static b
 			cache = append(cache, nil)
 		}
 		cache[pos] = l
-		a.recentLinks[static] = cache
+		a.recentLinks[si] = cache
 	}
 	k := l.key
 	l.static = static
@@ -837,9 +847,13 @@ func dropKey(line string) string {
 }
 
 func (a *analyzer) onScan(m *bagread.Message) {
-	ts := a.topics[m.Topic]
-	if ts == nil {
-		return
+	ts := a.lastTS
+	if ts == nil || m.Topic != ts.topic {
+		ts = a.topics[m.Topic]
+		if ts == nil {
+			return
+		}
+		a.lastTS = ts
 	}
 	if err := cdr.DecodeLaserScanHeaderInto(&a.scanHdr, m.Data); err != nil {
 		a.skip(m, err)
@@ -863,25 +877,11 @@ func (a *analyzer) onScan(m *bagread.Message) {
 		ts.lastStamp, ts.seen = stamp, true
 	}
 
-	targets, ok := a.targets[m.Topic]
-	if !ok {
-		targets = a.decideTargets(frame)
-		a.targets[m.Topic] = targets
+	targets, fss := ts.targets, ts.fss
+	if !ts.ready {
+		targets, fss = a.topicFilters(m.Topic, frame)
+		ts.targets, ts.fss, ts.ready = targets, fss, true
 	}
-	fss := a.filters[m.Topic]
-	if fss == nil {
-		for _, tg := range targets {
-			p := &pairStats{topic: m.Topic, target: tg, frame: strings.TrimPrefix(frame, "/"),
-				classes: map[Class]int{}, outcomes: map[string]int{}, stalest: map[string]int{},
-				series: newDownsampler(a.spanS)}
-			a.pairs = append(a.pairs, p)
-			fs := &filterState{pair: p}
-			fs.f = a.group.NewFilter([]string{tg}, a.params, fs.onResult(a))
-			fss = append(fss, fs)
-		}
-		a.filters[m.Topic] = fss
-	}
-
 	if stamp == 0 {
 		a.noteZeroStamp(m, frame, targets[0])
 	}
@@ -911,6 +911,30 @@ func (a *analyzer) onScan(m *bagread.Message) {
 		fs.f.Add(msgfilter.Msg{Key: key, FrameID: frame, StampNS: stamp, ArrivalNS: m.LogTimeNS})
 		a.flush(fs)
 	}
+}
+
+// topicFilters decides the targets of a scan topic at its first scan (or
+// takes those fixed by the config) and makes one filter per target.
+func (a *analyzer) topicFilters(topic, frame string) ([]string, []*filterState) {
+	targets, ok := a.targets[topic]
+	if !ok {
+		targets = a.decideTargets(frame)
+		a.targets[topic] = targets
+	}
+	fss := a.filters[topic]
+	if fss == nil {
+		for _, tg := range targets {
+			p := &pairStats{topic: topic, target: tg, frame: strings.TrimPrefix(frame, "/"),
+				classes: map[Class]int{}, outcomes: map[string]int{}, stalest: map[string]int{},
+				series: newDownsampler(a.spanS)}
+			a.pairs = append(a.pairs, p)
+			fs := &filterState{pair: p}
+			fs.f = a.group.NewFilter([]string{tg}, a.params, fs.onResult(a))
+			fss = append(fss, fs)
+		}
+		a.filters[topic] = fss
+	}
+	return targets, fss
 }
 
 func (a *analyzer) newRow() *ScanRow {
