@@ -238,10 +238,12 @@ type analyzer struct {
 	lastClockNS   int64
 	nClock        int
 
-	lastTS      *topicStats // of the previous scan
-	links       map[linkKey]*linkStats
-	recentLinks [2][]*linkStats // by static (1) or not (0): link last seen at each position
-	topics      map[string]*topicStats
+	lastTS *topicStats // of the previous scan
+	// Summary.Classes and Summary.Filter, copied into the report by finish.
+	rowClasses, rowFilter tally
+	links                 map[linkKey]*linkStats
+	recentLinks           [2][]*linkStats // by static (1) or not (0): link last seen at each position
+	topics                map[string]*topicStats
 	// linkTopic: child → topic its dynamic transform came on.
 	linkTopic map[string]string
 
@@ -1055,13 +1057,9 @@ func (a *analyzer) flush(fs *filterState) {
 }
 
 func (a *analyzer) emit(row *ScanRow) {
-	s := &a.rep.Summary
-	s.Rows++
-	if s.Classes == nil {
-		s.Classes, s.Filter = map[string]int{}, map[string]int{}
-	}
-	s.Classes[string(row.Class)]++
-	s.Filter[row.FilterOutcome]++
+	a.rep.Summary.Rows++
+	a.rowClasses.inc(string(row.Class))
+	a.rowFilter.inc(row.FilterOutcome)
 	if a.sink != nil && a.sinkErr == nil {
 		a.sinkErr = a.sink(row)
 	}

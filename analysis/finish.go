@@ -75,6 +75,8 @@ func (a *analyzer) finish() *Report {
 	if s.Classes == nil {
 		s.Classes, s.Filter = map[string]int{}, map[string]int{}
 	}
+	a.rowClasses.addTo(s.Classes)
+	a.rowFilter.addTo(s.Filter)
 	s.Scans = a.scans
 	s.ZeroStampScans = r.ZeroStamp.Count
 	s.ClockJumps = r.ClockJumps

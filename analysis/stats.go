@@ -40,8 +40,18 @@ func (r *reservoir) add(v float64) {
 		r.min, r.max = v, v
 		r.rng = 0x9e3779b97f4a7c15
 	}
-	r.min = math.Min(r.min, v)
-	r.max = math.Max(r.max, v)
+	// Plain compares; math.Min and Max only where they differ from them
+	// (NaN, and the sign of zero).
+	if v < r.min {
+		r.min = v
+	} else if v != v || v == 0 {
+		r.min = math.Min(r.min, v)
+	}
+	if v > r.max {
+		r.max = v
+	} else if v != v || v == 0 {
+		r.max = math.Max(r.max, v)
+	}
 	r.n++
 	if len(r.s) < reservoirSize {
 		r.s = append(r.s, v)
@@ -226,4 +236,29 @@ func (o *outcomeSeries) points() []OutcomePoint {
 		}
 	}
 	return out
+}
+
+// tally counts string keys without a map write per increment: the few
+// distinct keys (classes, filter outcomes) sit in a slice.
+type tally struct {
+	keys []string
+	n    []int
+}
+
+func (t *tally) inc(k string) {
+	for i, have := range t.keys {
+		if have == k {
+			t.n[i]++
+			return
+		}
+	}
+	t.keys = append(t.keys, k)
+	t.n = append(t.n, 1)
+}
+
+// addTo adds the counts to m.
+func (t *tally) addTo(m map[string]int) {
+	for i, k := range t.keys {
+		m[k] += t.n[i]
+	}
 }
