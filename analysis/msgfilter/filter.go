@@ -52,6 +52,9 @@ type Filter struct {
 	onResult func(Result)
 	expected int      // tf2_ros's expected_success_count_
 	queue    []*entry // tf2_ros's messages_, oldest first
+	// spare is an entry decided inside the Add that made it, with no
+	// request made for it, so referenced by nothing: the next Add reuses it.
+	spare *entry
 }
 
 // entry is one queued message (tf2_ros's MessageInfo).
@@ -162,7 +165,13 @@ func (f *Filter) Add(m Msg) {
 		old.queued = false
 		f.emit(f.result(old, DroppedQueueFull, ReasonQueueFull, m.ArrivalNS))
 	}
-	e := &entry{msg: m, frame: frame, queued: true, tfAt: g.tfCount, inAdd: true}
+	e := f.spare
+	if e != nil {
+		f.spare = nil
+		*e = entry{msg: m, frame: frame, queued: true, tfAt: g.tfCount, inAdd: true}
+	} else {
+		e = &entry{msg: m, frame: frame, queued: true, tfAt: g.tfCount, inAdd: true}
+	}
 	f.queue = append(f.queue, e)
 
 	for _, target := range f.targets {
@@ -172,6 +181,10 @@ func (f *Filter) Add(m Msg) {
 		}
 	}
 	e.inAdd = false
+	if !e.queued && e.canNow == f.expected {
+		// Every wait was answered by a true CanTransform: no request holds e.
+		f.spare = e
+	}
 }
 
 // wait is tf2_ros::Buffer::waitForTransform over BufferCore's
