@@ -725,7 +725,7 @@ func (a *analyzer) onTF(m *bagread.Message, static bool) {
 				Rotation:    tf.Quat{X: t.Transform.Rotation.X, Y: t.Transform.Rotation.Y, Z: t.Transform.Rotation.Z, W: t.Transform.Rotation.W},
 			},
 		}
-		a.noteLink(m, i, st, static)
+		a.noteLink(m, i, &st, static)
 		if err := a.buf.SetTransform(st, m.Topic, static); err != nil {
 			continue
 		}
@@ -737,7 +737,7 @@ func (a *analyzer) onTF(m *bagread.Message, static bool) {
 	}
 }
 
-func (a *analyzer) noteLink(m *bagread.Message, pos int, st tf.Stamped, static bool) {
+func (a *analyzer) noteLink(m *bagread.Message, pos int, st *tf.Stamped, static bool) {
 	// A steady /tf stream repeats its transforms in the same positions:
 	// try the link seen last at this position before hashing three strings.
 	parent, child := strings.TrimPrefix(st.Parent, "/"), strings.TrimPrefix(st.Child, "/")

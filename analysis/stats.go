@@ -19,8 +19,9 @@ type reservoir struct {
 	s        []float64
 	rng      uint64
 	// approxMedian cache: value and the n it was computed at.
-	med    float64
-	medAtN int
+	med     float64
+	medAtN  int
+	scratch []float64 // approxMedian's sort buffer, kept between calls
 }
 
 // approxMedian is the median, recomputed only every 256 additions once
@@ -29,7 +30,8 @@ type reservoir struct {
 func (r *reservoir) approxMedian() float64 {
 	if r.medAtN == 0 || r.n < 64 || r.n-r.medAtN >= 256 {
 		if r.n != r.medAtN {
-			r.med, r.medAtN = r.median(), r.n
+			r.scratch = append(r.scratch[:0], r.s...)
+			r.med, r.medAtN = nearestRank(r.scratch, 0.5), r.n
 		}
 	}
 	return r.med
@@ -75,11 +77,22 @@ func (r *reservoir) quantiles(qs ...float64) []float64 {
 	s := append([]float64(nil), r.s...)
 	sort.Float64s(s)
 	for i, q := range qs {
-		k := int(math.Ceil(q*float64(len(s)))) - 1
-		k = max(0, min(len(s)-1, k))
-		out[i] = s[k]
+		out[i] = rankOf(s, q)
 	}
 	return out
+}
+
+// nearestRank sorts s in place and returns its value at fraction q, as
+// quantiles does for one q (s must not be empty).
+func nearestRank(s []float64, q float64) float64 {
+	sort.Float64s(s)
+	return rankOf(s, q)
+}
+
+func rankOf(s []float64, q float64) float64 {
+	k := int(math.Ceil(q*float64(len(s)))) - 1
+	k = max(0, min(len(s)-1, k))
+	return s[k]
 }
 
 func (r *reservoir) median() float64 { return r.quantiles(0.5)[0] }
