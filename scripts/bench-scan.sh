@@ -17,14 +17,17 @@ mkdir -p "$work/bin"
 echo "building bagclock and baggen ..."
 (cd "$repo" && go build -o "$work/bin/bagclock" ./cmd/bagclock && go build -o "$work/bin/baggen" ./cmd/baggen)
 
-archive="$work/archive"
+# Bags long enough (default 120 s each) that per-bag fixed costs (process
+# setup, index fsync) do not hide the parallel part.
+duration=${BAGCLOCK_BENCH_DURATION:-120s}
+archive="$work/archive-$duration"
 if [[ ! -d "$archive" ]]; then
 	echo "generating 20 bags into $archive ..."
 	cases=(both_sim both_system laser_system_tf_sim laser_sim_tf_system laser_zero_stamp
 		clock_loop sim_reset skew_2_5s static_only demo)
 	for storage in mcap sqlite3; do
 		for c in "${cases[@]}"; do
-			"$work/bin/baggen" --case "$c" --storage "$storage" -o "$archive/$storage/$c" >/dev/null
+			"$work/bin/baggen" --case "$c" --storage "$storage" --duration "$duration" -o "$archive/$storage/$c" >/dev/null
 		done
 	done
 fi
