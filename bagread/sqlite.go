@@ -25,6 +25,11 @@ type sqliteHandle struct {
 	dsn    string // of the file actually opened (original or private copy)
 	db     *sql.DB
 	topics map[int64]sqliteTopic
+	// trunc is set when dsn is a patched private copy of a file cut
+	// short; damaged when counting had to stop at an SQLite error. Such
+	// files are read in rowid order only (see open).
+	trunc   *truncInfo
+	damaged bool
 }
 
 // openSQLite opens a db3 read-only. A leftover -wal holds committed
@@ -58,22 +63,24 @@ func (b *Bag) openSQLite(path string, compressed bool) (*opened, error) {
 		}
 		immutable, private = false, true
 	}
-	abs, err := filepath.Abs(openPath)
-	if err != nil {
-		return fail("resolve path", err)
+	_, o, err := openInspect(path, openPath, immutable, nil)
+	if err != nil && !compressed && !private && isCorrupt(err) {
+		// A db3 cut short (recorder killed, disk full, partial copy):
+		// retry on a private copy whose header matches what is there.
+		cp, ti, ok, cerr := b.truncatedCopy(path)
+		if cerr != nil {
+			return fail("recover truncated db3", cerr)
+		}
+		if ok {
+			if _, o2, err2 := openInspect(path, cp, true, &ti); err2 == nil && o2.file.MessageCount > 0 {
+				o, err = o2, nil
+			} else {
+				// Nothing readable: the original error, with what was tried.
+				err = fmt.Errorf("%w (file truncated at byte %d, header says %d bytes; no message readable from a repaired private copy)", err, ti.size, ti.headerSize)
+			}
+		}
 	}
-	dsn := "file:" + (&url.URL{Path: abs}).EscapedPath() + "?mode=ro"
-	if immutable {
-		dsn += "&immutable=1"
-	}
-	db, err := sql.Open("sqlite3", dsn)
 	if err != nil {
-		return fail("open sqlite", err)
-	}
-	h := &sqliteHandle{path: path, dsn: dsn, db: db, topics: map[int64]sqliteTopic{}}
-	o, err := h.inspect()
-	if err != nil {
-		db.Close()
 		return fail("read sqlite schema", err)
 	}
 	o.file.PrivateCopy = private
@@ -89,6 +96,31 @@ func (b *Bag) openSQLite(path string, compressed bool) (*opened, error) {
 		}
 	}
 	return o, nil
+}
+
+// openInspect opens openPath (the user's path, or a private copy of it)
+// read-only and reads its schema; trunc marks a patched copy of a
+// truncated file.
+func openInspect(path, openPath string, immutable bool, trunc *truncInfo) (*sqliteHandle, *opened, error) {
+	abs, err := filepath.Abs(openPath)
+	if err != nil {
+		return nil, nil, err
+	}
+	dsn := "file:" + (&url.URL{Path: abs}).EscapedPath() + "?mode=ro"
+	if immutable {
+		dsn += "&immutable=1"
+	}
+	db, err := sql.Open("sqlite3", dsn)
+	if err != nil {
+		return nil, nil, err
+	}
+	h := &sqliteHandle{path: path, dsn: dsn, db: db, topics: map[int64]sqliteTopic{}, trunc: trunc}
+	o, err := h.inspect()
+	if err != nil {
+		db.Close()
+		return nil, nil, err
+	}
+	return h, o, nil
 }
 
 // countImmutable counts the messages of a db3 ignoring its WAL.
@@ -172,19 +204,36 @@ func (h *sqliteHandle) inspect() (*opened, error) {
 	if err := rows.Err(); err != nil {
 		return nil, err
 	}
-	if err := h.count("SELECT topic_id, COUNT(*), MIN(timestamp), MAX(timestamp) FROM messages GROUP BY topic_id", byID, f); err != nil {
-		// A damaged file: count what is readable in rowid order, as the
-		// message stream will read it, and say where it stopped.
+	var countErr error
+	if h.trunc == nil {
+		countErr = h.count("SELECT topic_id, COUNT(*), MIN(timestamp), MAX(timestamp) FROM messages GROUP BY topic_id", byID, f)
+	}
+	if h.trunc != nil || countErr != nil {
+		// A damaged file: count what is readable in rowid order, data
+		// included, as the message stream will read it, and say where it
+		// stopped.
 		for _, t := range byID {
 			t.Count = 0
 		}
 		*f = File{SchemaVersion: f.SchemaVersion, ROSDistro: f.ROSDistro}
-		scanErr := h.count("SELECT topic_id, 1, timestamp, timestamp FROM messages ORDER BY id", byID, f)
-		if scanErr == nil {
-			scanErr = err
+		last, scanErr := h.scanCount(byID, f)
+		switch {
+		case h.trunc != nil:
+			h.damaged = true
+			why := "read to the end of the remaining pages"
+			if scanErr != nil {
+				why = fmt.Sprintf("stopped at rowid %d: %v", last, scanErr)
+			}
+			f.Recovery = &Recovery{Reason: fmt.Sprintf("db3 truncated at byte %d (header says %d bytes): recovered %d messages, %s",
+				h.trunc.size, h.trunc.headerSize, f.MessageCount, why), Offset: h.trunc.size, Recovered: f.MessageCount}
+		default:
+			h.damaged = true
+			if scanErr == nil {
+				scanErr = countErr
+			}
+			f.Recovery = &Recovery{Reason: fmt.Sprintf("sqlite file damaged: %d messages readable before: %v", f.MessageCount, scanErr),
+				Offset: -1, Recovered: f.MessageCount}
 		}
-		f.Recovery = &Recovery{Reason: fmt.Sprintf("sqlite file damaged: %d messages readable before: %v", f.MessageCount, scanErr),
-			Offset: -1, Recovered: f.MessageCount}
 	}
 	for _, id := range order {
 		o.topics = append(o.topics, *byID[id])
@@ -271,7 +320,11 @@ func (h *sqliteHandle) open(fileIndex int, sel selection, order Order) (stream, 
 		}
 		q.WriteString(" WHERE topic_id IN (" + strings.Join(ids, ",") + ")")
 	}
-	if order == TimeOrder {
+	// A damaged file is read in rowid order even for TimeOrder: sorting
+	// by timestamp makes SQLite read the whole table before the first row,
+	// so a missing page would yield nothing. rosbag2 writes rows in
+	// arrival order, so rowid order is close to time order.
+	if order == TimeOrder && !h.damaged {
 		q.WriteString(" ORDER BY timestamp, id")
 	} else {
 		q.WriteString(" ORDER BY id")
@@ -311,7 +364,11 @@ func (s *sqliteStream) next() bool {
 	if err := s.rows.Next(s.dest); err != nil {
 		s.done = true
 		if err != io.EOF {
-			s.probs = append(s.probs, Problem{FileIndex: s.fileIndex, File: s.h.path, Offset: -1, Recovered: s.n,
+			off := int64(-1)
+			if s.h.trunc != nil {
+				off = s.h.trunc.size
+			}
+			s.probs = append(s.probs, Problem{FileIndex: s.fileIndex, File: s.h.path, Offset: off, Recovered: s.n,
 				Err: fmt.Errorf("sqlite read stopped after %d messages: %w", s.n, err)})
 		}
 		return false
