@@ -12,6 +12,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"sort"
 	"strings"
 	"sync"
@@ -122,6 +123,13 @@ type bagResult struct {
 // written from every finished row.
 func runScan(ctx context.Context, e *env, o scanOptions) int {
 	start := time.Now()
+	// Each worker's heap is small (tens of MiB) but allocates fast on
+	// sqlite bags; at the default GOGC the collector takes the core a
+	// second worker needs. Trade a few MiB per worker for it, unless the
+	// user set GOGC.
+	if os.Getenv("GOGC") == "" {
+		defer debug.SetGCPercent(debug.SetGCPercent(400))
+	}
 	logf := func(format string, args ...any) { fmt.Fprintf(e.stderr, "bagclock scan: "+format+"\n", args...) }
 	if err := os.MkdirAll(filepath.Join(o.out, "reports"), 0o755); err != nil {
 		logf("%v", err)
