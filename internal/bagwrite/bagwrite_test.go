@@ -16,6 +16,8 @@ import (
 	"github.com/foxglove/mcap/go/mcap"
 	"github.com/klauspost/compress/zstd"
 	"go.yaml.in/yaml/v3"
+
+	"github.com/bagclock/bagclock/internal/testenv"
 )
 
 type testMsg struct {
@@ -65,29 +67,7 @@ func writeBag(t *testing.T, dir string, opts Options, msgs []testMsg) *Writer {
 // decompressed copy of a FILE-mode .zstd file.
 func plainCopy(t *testing.T, path string) string {
 	t.Helper()
-	if !strings.HasSuffix(path, ".zstd") {
-		return path
-	}
-	in, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer in.Close()
-	dec, err := zstd.NewReader(in)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer dec.Close()
-	out := filepath.Join(t.TempDir(), strings.TrimSuffix(filepath.Base(path), ".zstd"))
-	f, err := os.Create(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := io.Copy(f, dec); err != nil {
-		t.Fatal(err)
-	}
-	f.Close()
-	return out
+	return testenv.Unzstd(t, path)
 }
 
 // readMCAP reads every message back through the mcap library, by index

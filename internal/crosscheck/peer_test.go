@@ -8,7 +8,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"io"
 	"math"
 	"os"
 	"os/exec"
@@ -22,7 +21,6 @@ import (
 	"github.com/bagclock/bagclock/bagread"
 	"github.com/bagclock/bagclock/cdr"
 	"github.com/bagclock/bagclock/internal/testenv"
-	"github.com/klauspost/compress/zstd"
 )
 
 // peerJS returns the path of a runnable dump.mjs (Foxglove's decoders, see
@@ -411,7 +409,7 @@ func runPeerPerFile(t *testing.T, dump, cp, path string, b *bagread.Bag, topics 
 		target := filepath.Join(cp, filepath.Base(f.Path))
 		var extra []string
 		if f.Storage == bagread.StorageMCAP && strings.HasSuffix(target, ".zstd") {
-			target = unzstdFile(t, target)
+			target = testenv.Unzstd(t, target)
 		}
 		if f.Storage == bagread.StorageMCAP && (!f.Indexed || f.Compression != "") {
 			extra = append(extra, "--reader", "stream")
@@ -447,32 +445,4 @@ func TestPeerRepoSamples(t *testing.T) {
 			compareWithPeer(t, ours, runPeerOnBag(t, dump, path, b, topics))
 		})
 	}
-}
-
-// unzstdFile decompresses a FILE-compressed storage file next to itself
-// (inside the test's copy) and returns the new path.
-func unzstdFile(t *testing.T, path string) string {
-	t.Helper()
-	in, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer in.Close()
-	dec, err := zstd.NewReader(in)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer dec.Close()
-	outPath := strings.TrimSuffix(path, ".zstd")
-	out, err := os.Create(outPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := io.Copy(out, dec); err != nil {
-		t.Fatalf("decompress %s: %v", path, err)
-	}
-	if err := out.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return outPath
 }

@@ -8,7 +8,10 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+
+	"github.com/klauspost/compress/zstd"
 )
 
 // RepoRoot returns the directory holding go.mod, found by walking up from
@@ -105,4 +108,37 @@ func PeerMissing(tb testing.TB, format string, args ...any) {
 		tb.Fatalf("BAGCLOCK_REQUIRE_PEERS=1: "+format, args...)
 	}
 	tb.Skipf(format, args...)
+}
+
+// Unzstd decompresses a FILE-mode compressed storage file (.db3.zstd,
+// .mcap.zstd) into the test's temp dir and returns the copy's path; a
+// path without the .zstd suffix is returned as it is.
+func Unzstd(tb testing.TB, path string) string {
+	tb.Helper()
+	if !strings.HasSuffix(path, ".zstd") {
+		return path
+	}
+	in, err := os.Open(path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer in.Close()
+	dec, err := zstd.NewReader(in)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer dec.Close()
+	out := filepath.Join(tb.TempDir(), strings.TrimSuffix(filepath.Base(path), ".zstd"))
+	f, err := os.Create(out)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if _, err := io.Copy(f, dec); err != nil {
+		f.Close()
+		tb.Fatalf("decompress %s: %v", path, err)
+	}
+	if err := f.Close(); err != nil {
+		tb.Fatal(err)
+	}
+	return out
 }
