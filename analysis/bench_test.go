@@ -68,7 +68,7 @@ func benchBags(b *testing.B) []bench.Bag {
 }
 
 func openBench(b *testing.B, bg bench.Bag) *bagread.Bag {
-	bag, err := bagread.Open(bg.Dir, bagread.Options{})
+	bag, err := bagread.Open(bg.Dir, bagread.Options{MetadataTopicCounts: true})
 	if err != nil {
 		b.Fatal(err)
 	}

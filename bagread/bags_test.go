@@ -156,6 +156,7 @@ func TestSharedBags(t *testing.T) {
 			if total != b.MessageCount {
 				t.Errorf("topic counts sum to %d, MessageCount %d", total, b.MessageCount)
 			}
+			checkMetadataTopicCounts(t, path, b)
 			want, ok := provenanceBags[name]
 			if !ok {
 				t.Logf("not in PROVENANCE.md table: only self-consistency checked")
@@ -191,6 +192,41 @@ func TestSharedBags(t *testing.T) {
 	}
 	if checked < len(provenanceBags) {
 		t.Errorf("checked %d of the %d PROVENANCE bags", checked, len(provenanceBags))
+	}
+}
+
+// checkMetadataTopicCounts opens path again with MetadataTopicCounts and
+// wants exactly the counts, totals and recoveries counted in storage.
+func checkMetadataTopicCounts(t *testing.T, path string, exact *Bag) {
+	t.Helper()
+	b, err := Open(path, Options{MetadataTopicCounts: true})
+	if err != nil {
+		t.Fatalf("Open with MetadataTopicCounts: %v", err)
+	}
+	defer b.Close()
+	if b.MessageCount != exact.MessageCount || b.StartNS != exact.StartNS || b.EndNS != exact.EndNS || b.OrphanMessages != exact.OrphanMessages {
+		t.Errorf("MetadataTopicCounts: %d messages %d..%d (%d orphans), storage counted %d %d..%d (%d)",
+			b.MessageCount, b.StartNS, b.EndNS, b.OrphanMessages, exact.MessageCount, exact.StartNS, exact.EndNS, exact.OrphanMessages)
+	}
+	if len(b.Topics) != len(exact.Topics) {
+		t.Fatalf("MetadataTopicCounts: %d topics, storage %d", len(b.Topics), len(exact.Topics))
+	}
+	for i, tp := range b.Topics {
+		e := exact.Topics[i]
+		if tp.Name != e.Name || tp.Type != e.Type || tp.MessageCount != e.MessageCount || tp.MetadataCount != e.MetadataCount || tp.OfferedQoS != e.OfferedQoS {
+			t.Errorf("MetadataTopicCounts (from metadata: %v): topic %+v, storage counted %+v", b.TopicCountsFromMetadata, tp, exact.Topics[i])
+		}
+	}
+	if b.TopicCountsFromMetadata {
+		t.Logf("per-topic counts taken from metadata.yaml")
+	}
+	if b.TopicCountsFromMetadata && exact.Storage != StorageSQLite3 {
+		t.Errorf("counts taken from metadata for %s storage", exact.Storage)
+	}
+	for i := range b.Files {
+		if (b.Files[i].Recovery == nil) != (exact.Files[i].Recovery == nil) {
+			t.Errorf("file %d: recovery %+v, storage-counted open %+v", i, b.Files[i].Recovery, exact.Files[i].Recovery)
+		}
 	}
 }
 

@@ -347,6 +347,7 @@ func (b *Bag) addFile(path string) error {
 
 // finish computes bag totals and folds metadata.yaml's claims in.
 func (b *Bag) finish() {
+	b.settleTopicCounts()
 	first := true
 	for _, f := range b.Files {
 		b.MessageCount += f.MessageCount
@@ -391,4 +392,76 @@ func (b *Bag) finish() {
 	if md.MessageCount != b.MessageCount {
 		b.Warnings = append(b.Warnings, fmt.Sprintf("metadata.yaml says %d messages, storage has %d", md.MessageCount, b.MessageCount))
 	}
+}
+
+// settleTopicCounts resolves sqlite files whose per-topic counts were
+// deferred (Options.MetadataTopicCounts): metadata.yaml's counts are taken
+// when its total, the sum of its topic counts and its topic names all
+// match storage; otherwise every deferred file is counted in storage.
+func (b *Bag) settleTopicCounts() {
+	var pending []int
+	var total uint64
+	for i, h := range b.handles {
+		if sh, ok := h.(*sqliteHandle); ok && sh.pending {
+			pending = append(pending, i)
+		}
+		total += b.Files[i].MessageCount
+	}
+	if len(pending) == 0 {
+		return
+	}
+	if len(pending) == len(b.handles) && b.metadataCountsAgree(total) {
+		for i := range b.Topics {
+			for _, mt := range b.Metadata.Topics {
+				if mt.Name == b.Topics[i].Name {
+					b.Topics[i].MessageCount = mt.MessageCount
+				}
+			}
+		}
+		for _, i := range pending {
+			b.handles[i].(*sqliteHandle).pending = false
+		}
+		b.TopicCountsFromMetadata = true
+		return
+	}
+	for _, i := range pending {
+		f := &b.Files[i]
+		got := File{SchemaVersion: f.SchemaVersion, ROSDistro: f.ROSDistro}
+		counts := b.handles[i].(*sqliteHandle).countTopics(&got)
+		f.MessageCount, f.StartNS, f.EndNS, f.OrphanMessages = got.MessageCount, got.StartNS, got.EndNS, got.OrphanMessages
+		if got.Recovery != nil {
+			f.Recovery = got.Recovery
+		}
+		for j := range b.Topics {
+			b.Topics[j].MessageCount += counts[b.Topics[j].Name]
+		}
+	}
+}
+
+// metadataCountsAgree reports whether metadata.yaml's counts can stand in
+// for storage's: same total, topic counts that add up to it, and exactly
+// the topics storage holds.
+func (b *Bag) metadataCountsAgree(storageTotal uint64) bool {
+	md := b.Metadata
+	if md == nil || md.MessageCount != storageTotal || len(md.Topics) != len(b.Topics) {
+		return false
+	}
+	var sum uint64
+	names := map[string]bool{}
+	for _, mt := range md.Topics {
+		if names[mt.Name] {
+			return false
+		}
+		names[mt.Name] = true
+		sum += mt.MessageCount
+	}
+	if sum != storageTotal {
+		return false
+	}
+	for _, t := range b.Topics {
+		if !names[t.Name] {
+			return false
+		}
+	}
+	return true
 }

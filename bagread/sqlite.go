@@ -30,6 +30,9 @@ type sqliteHandle struct {
 	// files are read in rowid order only (see open).
 	trunc   *truncInfo
 	damaged bool
+	// deferCounts asks inspect to read only totals; pending is then set
+	// until Bag.finish takes counts from metadata or calls countTopics.
+	deferCounts, pending bool
 }
 
 // openSQLite opens a db3 read-only. A leftover -wal holds committed
@@ -63,7 +66,10 @@ func (b *Bag) openSQLite(path string, compressed bool) (*opened, error) {
 		}
 		immutable, private = false, true
 	}
-	_, o, err := openInspect(path, openPath, immutable, nil)
+	// Counts may be deferred only for a plain file of a bag whose
+	// metadata.yaml lists topic counts to check them against.
+	deferCounts := b.opts.MetadataTopicCounts && !compressed && !private && b.Metadata != nil && len(b.Metadata.Topics) > 0
+	_, o, err := openInspect(path, openPath, immutable, nil, deferCounts)
 	if err != nil && !compressed && !private && isCorrupt(err) {
 		// A db3 cut short (recorder killed, disk full, partial copy):
 		// retry on a private copy whose header matches what is there.
@@ -72,7 +78,7 @@ func (b *Bag) openSQLite(path string, compressed bool) (*opened, error) {
 			return fail("recover truncated db3", cerr)
 		}
 		if ok {
-			if _, o2, err2 := openInspect(path, cp, true, &ti); err2 == nil && o2.file.MessageCount > 0 {
+			if _, o2, err2 := openInspect(path, cp, true, &ti, false); err2 == nil && o2.file.MessageCount > 0 {
 				o, err = o2, nil
 			} else {
 				// Nothing readable: the original error, with what was tried.
@@ -100,8 +106,8 @@ func (b *Bag) openSQLite(path string, compressed bool) (*opened, error) {
 
 // openInspect opens openPath (the user's path, or a private copy of it)
 // read-only and reads its schema; trunc marks a patched copy of a
-// truncated file.
-func openInspect(path, openPath string, immutable bool, trunc *truncInfo) (*sqliteHandle, *opened, error) {
+// truncated file; deferCounts leaves per-topic counts to Bag.finish.
+func openInspect(path, openPath string, immutable bool, trunc *truncInfo, deferCounts bool) (*sqliteHandle, *opened, error) {
 	abs, err := filepath.Abs(openPath)
 	if err != nil {
 		return nil, nil, err
@@ -114,7 +120,7 @@ func openInspect(path, openPath string, immutable bool, trunc *truncInfo) (*sqli
 	if err != nil {
 		return nil, nil, err
 	}
-	h := &sqliteHandle{path: path, dsn: dsn, db: db, topics: map[int64]sqliteTopic{}, trunc: trunc}
+	h := &sqliteHandle{path: path, dsn: dsn, db: db, topics: map[int64]sqliteTopic{}, trunc: trunc, deferCounts: deferCounts}
 	o, err := h.inspect()
 	if err != nil {
 		db.Close()
@@ -204,6 +210,29 @@ func (h *sqliteHandle) inspect() (*opened, error) {
 	if err := rows.Err(); err != nil {
 		return nil, err
 	}
+	if h.deferCounts && h.trunc == nil {
+		// Per-topic counts may come from metadata.yaml (Bag.finish decides);
+		// the totals come from storage, cheaply, through the timestamp index.
+		if err := h.totals(f); err == nil {
+			h.pending = true
+		}
+	}
+	if !h.pending {
+		h.countMessages(byID, f)
+	}
+	for _, id := range order {
+		o.topics = append(o.topics, *byID[id])
+	}
+	var head []byte
+	if err := h.db.QueryRow("SELECT substr(data, 1, 4) FROM messages LIMIT 1").Scan(&head); err == nil {
+		o.messageMode = isZstdFrame(head)
+	}
+	return o, nil
+}
+
+// countMessages fills per-topic counts, the file's totals and, for a
+// damaged file, its Recovery.
+func (h *sqliteHandle) countMessages(byID map[int64]*storageTopic, f *File) {
 	var countErr error
 	if h.trunc == nil {
 		countErr = h.count("SELECT topic_id, COUNT(*), MIN(timestamp), MAX(timestamp) FROM messages GROUP BY topic_id", byID, f)
@@ -235,14 +264,36 @@ func (h *sqliteHandle) inspect() (*opened, error) {
 				Offset: -1, Recovered: f.MessageCount}
 		}
 	}
-	for _, id := range order {
-		o.topics = append(o.topics, *byID[id])
+}
+
+// totals reads the file's row count and record-time range without a full
+// scan where the timestamp index allows it.
+func (h *sqliteHandle) totals(f *File) error {
+	var n uint64
+	var lo, hi sql.NullInt64
+	err := h.db.QueryRow("SELECT (SELECT COUNT(*) FROM messages), (SELECT MIN(timestamp) FROM messages), (SELECT MAX(timestamp) FROM messages)").Scan(&n, &lo, &hi)
+	if err != nil {
+		return err
 	}
-	var head []byte
-	if err := h.db.QueryRow("SELECT substr(data, 1, 4) FROM messages LIMIT 1").Scan(&head); err == nil {
-		o.messageMode = isZstdFrame(head)
+	f.MessageCount, f.StartNS, f.EndNS = n, lo.Int64, hi.Int64
+	return nil
+}
+
+// countTopics counts a file whose per-topic counts were deferred, exactly
+// as Open would have; it returns the counts by topic name.
+func (h *sqliteHandle) countTopics(f *File) map[string]uint64 {
+	byID := map[int64]*storageTopic{}
+	for id, t := range h.topics {
+		byID[id] = &storageTopic{Name: t.name, Type: t.typ}
 	}
-	return o, nil
+	*f = File{SchemaVersion: f.SchemaVersion, ROSDistro: f.ROSDistro}
+	h.countMessages(byID, f)
+	h.pending = false
+	out := map[string]uint64{}
+	for _, t := range byID {
+		out[t.Name] += t.Count
+	}
+	return out
 }
 
 // count adds up rows of (topic_id, count, min, max) into the topics and

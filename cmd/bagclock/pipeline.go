@@ -11,7 +11,9 @@ import (
 // hands every (scan, target) row to each sink. It is the one pipeline
 // shared by `analyze` and `scan`.
 func analyzeBag(path string, cfg analysis.Config, sinks ...analysis.ScanSink) (*analysis.Report, error) {
-	bag, err := bagread.Open(path, bagread.Options{})
+	// Analysis needs topic counts only as hints (is /clock there at all),
+	// so a full count of each db3 is skipped when metadata.yaml agrees.
+	bag, err := bagread.Open(path, bagread.Options{MetadataTopicCounts: true})
 	if err != nil {
 		return nil, err
 	}

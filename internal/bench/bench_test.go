@@ -67,10 +67,11 @@ func largeBags(b testing.TB) []Bag {
 }
 
 // readDecoded reads the analysis topics through bagread in record order
-// and decodes what analyze needs (scan headers, transforms, clocks). It
-// returns messages read, decode failures and payload bytes.
+// and decodes what analyze needs (scan headers, transforms, clocks),
+// opening the bag as analyze does. It returns messages read, decode
+// failures and payload bytes.
 func readDecoded(path string) (msgs, bad int, payload int64, err error) {
-	bag, err := bagread.Open(path, bagread.Options{})
+	bag, err := bagread.Open(path, bagread.Options{MetadataTopicCounts: true})
 	if err != nil {
 		return 0, 0, 0, err
 	}
@@ -132,7 +133,7 @@ func BenchmarkRead(b *testing.B) {
 			b.SetBytes(bag.Size)
 			b.ReportAllocs()
 			for range b.N {
-				rb, err := bagread.Open(bag.Dir, bagread.Options{})
+				rb, err := bagread.Open(bag.Dir, bagread.Options{MetadataTopicCounts: true})
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -278,7 +279,7 @@ func rssChild(path string, analyze bool) int {
 	var err error
 	if analyze {
 		var rb *bagread.Bag
-		rb, err = bagread.Open(path, bagread.Options{})
+		rb, err = bagread.Open(path, bagread.Options{MetadataTopicCounts: true})
 		if err == nil {
 			_, err = analysis.Analyze(rb, analysis.Config{}, nil)
 			rb.Close()
