@@ -1,6 +1,9 @@
 package cdr
 
-import "math"
+import (
+	"encoding/binary"
+	"math"
+)
 
 // Minimum encoded sizes used to bound sequence counts before allocating.
 const (
@@ -318,9 +321,16 @@ func (c *cursor) transformStamped(t *TransformStamped) error {
 	if c.pos <= len(c.b) && len(c.b)-c.pos >= 56 {
 		var v [7]float64
 		b := c.b[c.pos : c.pos+56]
-		for i := range v {
-			v[i] = math.Float64frombits(c.order.Uint64(b[:8]))
-			b = b[8:]
+		if c.le {
+			for i := range v {
+				v[i] = math.Float64frombits(binary.LittleEndian.Uint64(b[:8]))
+				b = b[8:]
+			}
+		} else {
+			for i := range v {
+				v[i] = math.Float64frombits(binary.BigEndian.Uint64(b[:8]))
+				b = b[8:]
+			}
 		}
 		c.pos += 56
 		t.Transform = Transform{Translation: Vector3{X: v[0], Y: v[1], Z: v[2]},
