@@ -28,7 +28,11 @@ type Iterator struct {
 	msg      Message
 	err      error
 	problems []Problem
-	perTopic map[string]uint64
+	// perTopic numbers each topic's messages; one map lookup per message,
+	// none when the topic repeats (a 1 kHz /tf run, say).
+	perTopic  map[string]*uint64
+	lastTopic string
+	lastIndex *uint64
 
 	zdec *zstd.Decoder
 	zbuf []byte
@@ -76,7 +80,7 @@ type fileHandle interface {
 // it is reported in File.Recovery and Iterator.Problems, and iteration goes
 // on with the next file.
 func (b *Bag) Messages(opts ReadOptions) *Iterator {
-	it := &Iterator{bag: b, order: opts.Order, perTopic: map[string]uint64{}}
+	it := &Iterator{bag: b, order: opts.Order, perTopic: map[string]*uint64{}}
 	if opts.Topics != nil {
 		it.sel = selection{}
 		for _, t := range opts.Topics {
@@ -202,8 +206,16 @@ func (it *Iterator) finish(i int) {
 // zstd into a reused buffer.
 func (it *Iterator) fill(r *rawMessage) {
 	m := &it.msg
-	idx := it.perTopic[r.topic]
-	it.perTopic[r.topic] = idx + 1
+	if it.lastIndex == nil || r.topic != it.lastTopic {
+		p := it.perTopic[r.topic]
+		if p == nil {
+			p = new(uint64)
+			it.perTopic[r.topic] = p
+		}
+		it.lastTopic, it.lastIndex = r.topic, p
+	}
+	idx := *it.lastIndex
+	*it.lastIndex = idx + 1
 	*m = Message{
 		Topic: r.topic, Type: r.typ, LogTimeNS: r.logTime,
 		PublishTimeNS: r.pubTime, HasPublishTime: r.hasPub,
@@ -285,6 +297,9 @@ type Problem struct {
 
 // String reads like "file: MCAP truncated at byte N: recovered M messages: why".
 func (p Problem) String() string {
+	if p.Offset < 0 {
+		return fmt.Sprintf("%s: stopped after %d messages: %v", p.File, p.Recovered, p.Err)
+	}
 	return fmt.Sprintf("%s: stopped at byte %d after %d messages: %v", p.File, p.Offset, p.Recovered, p.Err)
 }
 
