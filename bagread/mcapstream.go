@@ -35,8 +35,9 @@ type mcapStream struct {
 	msg       rawMessage
 	curChan   uint16
 	n         uint64
-	unknown   uint64 // messages on channels never declared
-	skipped   int    // chunks passed over by the topic filter
+	unknown   uint64      // messages on channels never declared
+	chans     []*chanInfo // by id: see channel
+	skipped   int         // chunks passed over by the topic filter
 	probs     []Problem
 	done      bool
 	sawEnd    bool
@@ -72,6 +73,26 @@ func (s *mcapStream) wantsAny(chans map[uint16]bool) bool {
 	}
 	return false
 }
+
+// channel looks up a declared channel. Declarations never change once
+// made, so small ids are cached in a slice: hashing the id for every
+// message was a sixth of reading an uncompressed MCAP.
+func (s *mcapStream) channel(id uint16) *chanInfo {
+	if int(id) < len(s.chans) && s.chans[id] != nil {
+		return s.chans[id]
+	}
+	c := s.h.info.channels[id]
+	if c != nil && id < maxCachedChannel {
+		if int(id) >= len(s.chans) {
+			s.chans = append(s.chans, make([]*chanInfo, int(id)+1-len(s.chans))...)
+		}
+		s.chans[id] = c
+	}
+	return c
+}
+
+// maxCachedChannel bounds the channel cache (rosbag2 numbers channels from 1).
+const maxCachedChannel = 4096
 
 // wants reports whether a channel's messages are yielded.
 func (s *mcapStream) wants(c *chanInfo) bool {
@@ -277,7 +298,7 @@ func (s *mcapStream) parseMessage(body []byte, pos, chunkOff int64) bool {
 		return false
 	}
 	id := binary.LittleEndian.Uint16(body)
-	c := s.h.info.channels[id]
+	c := s.channel(id)
 	if c == nil {
 		s.unknown++
 		if s.unknown == 1 {
