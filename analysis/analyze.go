@@ -214,8 +214,7 @@ type analyzer struct {
 	path    []tf.Link
 	sinkErr error
 
-	scanHdr cdr.ScanHeader
-	tfMsg   cdr.TFMessage
+	tfMsg cdr.TFMessage // reused: steady /tf decodes without allocating
 
 	rep Report
 
@@ -539,38 +538,50 @@ func (a *analyzer) run() error {
 	for _, f := range a.bag.Files {
 		sizes = append(sizes, f.Size)
 	}
-	for it.Next() {
-		m := it.Message()
-		a.msgs++
-		if a.cfg.Progress != nil && a.msgs%1024 == 0 {
-			a.cfg.Progress(a.progress(m, sizes))
+	ahead := startDecodeAhead(it)
+	defer ahead.close()
+	for b := ahead.next(); b != nil; b = ahead.next() {
+		for i := range b.items[:b.n] {
+			if err := a.replay(&b.items[i], sizes); err != nil {
+				return err
+			}
 		}
-		if m.Err != nil {
-			a.skip(m, m.Err)
-			continue
-		}
-		switch m.Topic {
-		case topicClock:
-			a.onClock(m)
-		case topicTF:
-			a.onTF(m, false)
-		case topicTFStatic:
-			a.onTF(m, true)
-		case topicRosout:
-			a.onRosout(m)
-		default:
-			a.onScan(m)
-		}
-		if a.sinkErr != nil {
-			return fmt.Errorf("analysis: writing row: %w", a.sinkErr)
-		}
+		ahead.recycle(b)
 	}
 	for _, p := range it.Problems() {
-		a.rep.Bag.Problems = append(a.rep.Bag.Problems,
-			fmt.Sprintf("%s stopped at byte %d after %d messages: %v", p.File, p.Offset, p.Recovered, p.Err))
+		a.rep.Bag.Problems = append(a.rep.Bag.Problems, p.String())
 	}
 	if err := it.Err(); err != nil {
 		return fmt.Errorf("analysis: reading %s: %w", a.bag.Path, err)
+	}
+	return nil
+}
+
+// replay hands one message, read and decoded ahead, to its analysis.
+func (a *analyzer) replay(x *decoded, sizes []int64) error {
+	m := &x.msg
+	a.msgs++
+	if a.cfg.Progress != nil && a.msgs%1024 == 0 {
+		a.cfg.Progress(a.progress(m, sizes))
+	}
+	if m.Err != nil {
+		a.skip(m, m.Err)
+		return nil
+	}
+	switch m.Topic {
+	case topicClock:
+		a.onClock(m, x.clock, x.err)
+	case topicTF:
+		a.onTF(m, false)
+	case topicTFStatic:
+		a.onTF(m, true)
+	case topicRosout:
+		a.onRosout(m)
+	default:
+		a.onScan(m, &x.scan, x.err)
+	}
+	if a.sinkErr != nil {
+		return fmt.Errorf("analysis: writing row: %w", a.sinkErr)
 	}
 	return nil
 }
@@ -616,8 +627,7 @@ func isBackward(delta, minBackward int64) bool {
 	return delta <= minBackward
 }
 
-func (a *analyzer) onClock(m *bagread.Message) {
-	v, err := decodeClockNS(m.Data)
+func (a *analyzer) onClock(m *bagread.Message, v int64, err error) {
 	if err != nil {
 		a.skip(m, err)
 		return
@@ -848,7 +858,7 @@ func dropKey(line string) string {
 	return line[i : i+j]
 }
 
-func (a *analyzer) onScan(m *bagread.Message) {
+func (a *analyzer) onScan(m *bagread.Message, hdr *cdr.ScanHeader, err error) {
 	ts := a.lastTS
 	if ts == nil || m.Topic != ts.topic {
 		ts = a.topics[m.Topic]
@@ -857,12 +867,12 @@ func (a *analyzer) onScan(m *bagread.Message) {
 		}
 		a.lastTS = ts
 	}
-	if err := cdr.DecodeLaserScanHeaderInto(&a.scanHdr, m.Data); err != nil {
+	if err != nil {
 		a.skip(m, err)
 		return
 	}
 	a.scans++
-	h := &a.scanHdr.Header
+	h := &hdr.Header
 	stamp := h.Stamp.Nanoseconds()
 	frame := h.FrameID
 	x := a.x(m.LogTimeNS)

@@ -29,7 +29,13 @@ const (
 
 func writeCase(t testing.TB, dir string, c clockCase, storage string, durS float64) string {
 	t.Helper()
-	w, err := bagwrite.Create(dir, bagwrite.Options{Storage: storage})
+	return writeCaseWith(t, dir, c, bagwrite.Options{Storage: storage}, durS)
+}
+
+// writeCaseWith is writeCase with every writer option (chunk size...).
+func writeCaseWith(t testing.TB, dir string, c clockCase, opts bagwrite.Options, durS float64) string {
+	t.Helper()
+	w, err := bagwrite.Create(dir, opts)
 	if err != nil {
 		t.Fatal(err)
 	}

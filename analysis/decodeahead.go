@@ -1,0 +1,124 @@
+package analysis
+
+import (
+	"github.com/bagclock/bagclock/bagread"
+	"github.com/bagclock/bagclock/cdr"
+)
+
+// The replay reads and decodes on one goroutine and analyses on another:
+// on a 2-core machine reading an uncompressed MCAP costs about what the
+// analysis does, so running them side by side is most of what keeps
+// analyze close to a bare read. Messages still reach the analysis one at
+// a time and in record order, so results do not depend on scheduling.
+
+// Batches of 1024 messages, four in flight: with 256 the hand-overs (a
+// goroutine wake-up each) cost a fifth of the analysis. A variable so
+// tests can make batches tiny.
+var aheadBatchSize = 1024
+
+const aheadBatches = 4 // batches in flight: bounds memory, lets both sides run
+
+// decoded is one message read ahead of the analysis. The reading side is
+// the busier one, so it decodes only what is cheap or must be: scan headers
+// (their arrays are most of a bag's bytes and are never copied) and /clock.
+// /tf and /rosout bytes are copied into msg.Data (reusing the slot's
+// buffer) and decoded by the analysis.
+type decoded struct {
+	msg   bagread.Message
+	err   error // decode error; msg.Err holds a read error
+	clock int64
+	scan  cdr.ScanHeader
+	raw   []byte
+}
+
+type aheadBatch struct {
+	items []decoded
+	n     int
+}
+
+// decodeAhead runs the reading side of the replay.
+type decodeAhead struct {
+	it   *bagread.Iterator
+	full chan *aheadBatch
+	free chan *aheadBatch
+	stop chan struct{}
+}
+
+// startDecodeAhead starts reading it on a new goroutine. The caller takes
+// batches with next, gives each back with recycle, and must call close;
+// it.Err and it.Problems may be read once next has returned nil.
+func startDecodeAhead(it *bagread.Iterator) *decodeAhead {
+	d := &decodeAhead{
+		it:   it,
+		full: make(chan *aheadBatch, aheadBatches),
+		free: make(chan *aheadBatch, aheadBatches),
+		stop: make(chan struct{}),
+	}
+	for range aheadBatches {
+		d.free <- &aheadBatch{items: make([]decoded, aheadBatchSize)}
+	}
+	go d.produce()
+	return d
+}
+
+func (d *decodeAhead) produce() {
+	defer close(d.full)
+	for {
+		var b *aheadBatch
+		select {
+		case b = <-d.free:
+		case <-d.stop:
+			return
+		}
+		b.n = 0
+		more := true
+		for b.n < len(b.items) {
+			if more = d.it.Next(); !more {
+				break
+			}
+			decodeOne(&b.items[b.n], d.it.Message())
+			b.n++
+		}
+		if b.n > 0 {
+			select {
+			case d.full <- b:
+			case <-d.stop:
+				return
+			}
+		}
+		if !more {
+			return
+		}
+	}
+}
+
+// decodeOne fills x from m.
+func decodeOne(x *decoded, m *bagread.Message) {
+	x.msg, x.err = *m, nil
+	x.msg.Data = nil
+	if m.Err != nil {
+		return
+	}
+	switch m.Topic {
+	case topicClock:
+		x.clock, x.err = decodeClockNS(m.Data)
+	case topicTF, topicTFStatic, topicRosout:
+		x.raw = append(x.raw[:0], m.Data...)
+		x.msg.Data = x.raw
+	default:
+		x.err = cdr.DecodeLaserScanHeaderInto(&x.scan, m.Data)
+	}
+}
+
+// next returns the next batch, or nil when the read is over.
+func (d *decodeAhead) next() *aheadBatch { return <-d.full }
+
+// recycle hands a consumed batch back to the reader.
+func (d *decodeAhead) recycle(b *aheadBatch) { d.free <- b }
+
+// close stops the reader (if still running) and waits for it.
+func (d *decodeAhead) close() {
+	close(d.stop)
+	for range d.full {
+	}
+}
