@@ -15,6 +15,7 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/bagclock/bagclock/internal/testenv"
 	"github.com/foxglove/mcap/go/mcap"
@@ -704,6 +705,68 @@ func TestMetadataTopicCountsDamaged(t *testing.T) {
 			want := exact.Files[0].MessageCount
 			if uint64(len(got)) != want || len(probs) != 1 || probs[0].Recovered != want {
 				t.Errorf("read %d messages with %d problems (%v); storage-counted open says %d readable", len(got), len(probs), probs, want)
+			}
+		})
+	}
+}
+
+// A record-order db3 read split into rowid ranges over two connections
+// yields exactly what one query yields, filtered or not, and stops
+// cleanly when closed half-way.
+func TestSQLiteRanges(t *testing.T) {
+	defer func(n int64) { sqliteRangeRows = n }(sqliteRangeRows)
+	type row struct {
+		topic string
+		pos   int64
+		index uint64
+		sum   [32]byte
+	}
+	read := func(t *testing.T, b *Bag, topics []string, limit int) []row {
+		it := b.Messages(ReadOptions{Topics: topics})
+		defer it.Close()
+		var out []row
+		for it.Next() && (limit == 0 || len(out) < limit) {
+			m := it.Message()
+			out = append(out, row{m.Topic, m.Position, m.Index, sha256.Sum256(m.Data)})
+		}
+		if err := it.Err(); err != nil || len(it.Problems()) > 0 {
+			t.Fatalf("read: %v %v", err, it.Problems())
+		}
+		return out
+	}
+	for _, name := range []string{"tb3-walker-humble-nitesh", "tb3-walker-simstart", "tb3-unclean-wal-no-metadata"} {
+		t.Run(name, func(t *testing.T) {
+			b, err := Open(testenv.SharedBag(t, name), Options{TempDir: t.TempDir()})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer b.Close()
+			for _, topics := range [][]string{nil, {"/scan", "/tf", "/clock"}, {"/tf_static"}} {
+				sqliteRangeRows = 1 << 62
+				want := read(t, b, topics, 0)
+				for _, span := range []int64{1, 7, 4096} {
+					sqliteRangeRows = span
+					got := read(t, b, topics, 0)
+					if len(got) != len(want) {
+						t.Fatalf("topics %v, ranges of %d rowids: %d messages, one query %d", topics, span, len(got), len(want))
+					}
+					for i := range got {
+						if got[i] != want[i] {
+							t.Fatalf("topics %v, ranges of %d rowids: message %d is %v, one query gives %v", topics, span, i, got[i], want[i])
+						}
+					}
+				}
+				if len(want) > 10 {
+					sqliteRangeRows = 3
+					before := runtime.NumGoroutine()
+					for range 10 {
+						read(t, b, topics, 10) // closed half-way
+					}
+					time.Sleep(50 * time.Millisecond)
+					if n := runtime.NumGoroutine(); n > before {
+						t.Errorf("%d goroutines after 10 abandoned reads, %d before", n, before)
+					}
+				}
 			}
 		})
 	}

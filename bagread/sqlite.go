@@ -1,19 +1,14 @@
 package bagread
 
 import (
-	"context"
 	"database/sql"
-	"database/sql/driver"
 	"errors"
 	"fmt"
 	"io"
 	"net/url"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
-
-	"github.com/mattn/go-sqlite3"
 )
 
 // sqliteTopic is one topics row.
@@ -354,109 +349,6 @@ func keys(m map[string]bool) []string {
 }
 
 func (h *sqliteHandle) close() error { return h.db.Close() }
-
-// open starts a query; the topic filter becomes WHERE topic_id IN (...).
-func (h *sqliteHandle) open(fileIndex int, sel selection, order Order) (stream, error) {
-	var q strings.Builder
-	q.WriteString("SELECT id, topic_id, timestamp, data FROM messages")
-	if sel != nil {
-		var ids []string
-		for id, t := range h.topics {
-			if sel[t.name] {
-				ids = append(ids, strconv.FormatInt(id, 10))
-			}
-		}
-		if len(ids) == 0 {
-			return &sqliteStream{done: true}, nil
-		}
-		q.WriteString(" WHERE topic_id IN (" + strings.Join(ids, ",") + ")")
-	}
-	// A damaged file is read in rowid order even for TimeOrder: sorting
-	// by timestamp makes SQLite read the whole table before the first row,
-	// so a missing page would yield nothing. rosbag2 writes rows in
-	// arrival order, so rowid order is close to time order.
-	if order == TimeOrder && !h.damaged {
-		q.WriteString(" ORDER BY timestamp, id")
-	} else {
-		q.WriteString(" ORDER BY id")
-	}
-	// The message loop talks to the driver directly: database/sql's
-	// per-column conversion costs more than the rest of bagread's work.
-	conn, err := (&sqlite3.SQLiteDriver{}).Open(h.dsn)
-	if err != nil {
-		return nil, &FileError{Path: h.path, Offset: -1, Op: "open sqlite", Err: err}
-	}
-	rows, err := conn.(*sqlite3.SQLiteConn).QueryContext(context.Background(), q.String(), nil)
-	if err != nil {
-		conn.Close()
-		return nil, &FileError{Path: h.path, Offset: -1, Op: "query messages", Err: err}
-	}
-	return &sqliteStream{h: h, conn: conn, rows: rows, fileIndex: fileIndex, dest: make([]driver.Value, 4)}, nil
-}
-
-// sqliteStream walks one query's rows; Data aliases the driver's row
-// buffer (sql.RawBytes), valid until the next row.
-type sqliteStream struct {
-	h         *sqliteHandle
-	conn      driver.Conn
-	rows      driver.Rows
-	dest      []driver.Value
-	fileIndex int
-	msg       rawMessage
-	n         uint64
-	probs     []Problem
-	done      bool
-}
-
-func (s *sqliteStream) next() bool {
-	if s.done {
-		return false
-	}
-	if err := s.rows.Next(s.dest); err != nil {
-		s.done = true
-		if err != io.EOF {
-			off := int64(-1)
-			if s.h.trunc != nil {
-				off = s.h.trunc.size
-			}
-			s.probs = append(s.probs, Problem{FileIndex: s.fileIndex, File: s.h.path, Offset: off, Recovered: s.n,
-				Err: fmt.Errorf("sqlite read stopped after %d messages: %w", s.n, err)})
-		}
-		return false
-	}
-	m := &s.msg
-	*m = rawMessage{fileIndex: s.fileIndex, rowid: true, chunkOff: -1}
-	id, _ := s.dest[0].(int64)
-	topicID, ok1 := s.dest[1].(int64)
-	ts, ok2 := s.dest[2].(int64)
-	data, ok3 := s.dest[3].([]byte)
-	m.pos, m.seq = id, uint64(id)
-	s.n++
-	if !ok1 || !ok2 || !ok3 {
-		m.topic = "<unreadable row>"
-		m.err = fmt.Errorf("row has topic_id %T, timestamp %T, data %T; want integer, integer, blob", s.dest[1], s.dest[2], s.dest[3])
-		return true
-	}
-	t, ok := s.h.topics[topicID]
-	if !ok {
-		t = sqliteTopic{name: fmt.Sprintf("<topic_id %d>", topicID)}
-		m.err = fmt.Errorf("%w: topic_id %d", ErrOrphanMessage, topicID)
-	}
-	m.topic, m.typ, m.logTime, m.data = t.name, t.typ, ts, data
-	return true
-}
-
-func (s *sqliteStream) message() *rawMessage { return &s.msg }
-func (s *sqliteStream) err() error           { return nil }
-func (s *sqliteStream) problems() []Problem  { return s.probs }
-func (s *sqliteStream) close() error {
-	if s.rows == nil {
-		return nil
-	}
-	err := s.rows.Close()
-	s.rows = nil
-	return errors.Join(err, s.conn.Close())
-}
 
 // copyFile copies src to dst (private copies of WAL bags).
 func copyFile(src, dst string) error {

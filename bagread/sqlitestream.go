@@ -1,0 +1,318 @@
+package bagread
+
+import (
+	"context"
+	"database/sql"
+	"database/sql/driver"
+	"errors"
+	"fmt"
+	"io"
+	"runtime"
+	"strconv"
+	"strings"
+
+	"github.com/mattn/go-sqlite3"
+)
+
+// A db3 read is mostly sqlite3_step and the driver's copy of each row, so
+// a record-order read is split into consecutive rowid ranges that two
+// workers, each on its own connection, query in turns: the caller reads
+// range 0 from worker 0, range 1 from worker 1, and so on, so rows still
+// arrive in rowid order. Each worker hands rows over in batches bounded by
+// count and bytes, a few in flight, so memory stays bounded by
+// sqliteBatchBytes per worker, not by the bag. Time order, damaged files
+// and small files use a single query on one worker.
+const (
+	sqliteBatchRows  = 512
+	sqliteBatchBytes = 2 << 20
+	sqliteBatches    = 3 // per worker
+	sqliteWorkers    = 2
+)
+
+// sqliteRangeRows is the rowid span of one range (a variable for tests).
+var sqliteRangeRows int64 = 4096
+
+// sqliteRow is one row as the driver returned it: id, topic_id, timestamp,
+// data. The driver copies every blob, so data stays valid after the row.
+type sqliteRow [4]driver.Value
+
+type sqliteBatch struct {
+	rows     []sqliteRow
+	rangeEnd bool  // the last batch of its range
+	err      error // the query failed after these rows: the read ends
+}
+
+// sqliteWorker runs queries on its own connection.
+type sqliteWorker struct {
+	conn       driver.Conn
+	full, free chan *sqliteBatch
+}
+
+// sqliteStream walks the rows of one file.
+type sqliteStream struct {
+	h         *sqliteHandle
+	fileIndex int
+	msg       rawMessage
+	n         uint64
+	probs     []Problem
+	done      bool
+
+	workers []*sqliteWorker
+	ranges  int // range r is read by workers[r%len(workers)]
+	rng     int // range being consumed
+	stop    chan struct{}
+	cur     *sqliteBatch
+	i       int
+}
+
+// open starts reading the file; the topic filter becomes WHERE topic_id
+// IN (...).
+func (h *sqliteHandle) open(fileIndex int, sel selection, order Order) (stream, error) {
+	var where []string
+	if sel != nil {
+		var ids []string
+		for id, t := range h.topics {
+			if sel[t.name] {
+				ids = append(ids, strconv.FormatInt(id, 10))
+			}
+		}
+		if len(ids) == 0 {
+			return &sqliteStream{done: true}, nil
+		}
+		where = append(where, "topic_id IN ("+strings.Join(ids, ",")+")")
+	}
+	query := func(extra ...string) string {
+		w := append(append([]string{}, where...), extra...)
+		q := "SELECT id, topic_id, timestamp, data FROM messages"
+		if len(w) > 0 {
+			q += " WHERE " + strings.Join(w, " AND ")
+		}
+		// A damaged file is read in rowid order even for TimeOrder: sorting
+		// by timestamp makes SQLite read the whole table before the first
+		// row, so a missing page would yield nothing. rosbag2 writes rows
+		// in arrival order, so rowid order is close to time order.
+		if order == TimeOrder && !h.damaged {
+			return q + " ORDER BY timestamp, id"
+		}
+		return q + " ORDER BY id"
+	}
+	s := &sqliteStream{h: h, fileIndex: fileIndex, stop: make(chan struct{})}
+	lo, hi, spanOK := h.rowidSpan()
+	workers := min(sqliteWorkers, runtime.GOMAXPROCS(0))
+	if order == TimeOrder || h.damaged || h.trunc != nil || !spanOK || workers < 2 || hi-lo < 2*sqliteRangeRows {
+		w, err := s.addWorker()
+		if err != nil {
+			return nil, err
+		}
+		q := query()
+		s.ranges = 1
+		go w.run(s.stop, 0, 1, 1, func(int) (driver.Rows, error) {
+			return w.conn.(*sqlite3.SQLiteConn).QueryContext(context.Background(), q, nil)
+		}, func() {})
+		return s, nil
+	}
+	s.ranges = int((hi-lo)/sqliteRangeRows) + 1
+	q := query("id >= ?", "id < ?")
+	for k := range workers {
+		w, err := s.addWorker()
+		if err != nil {
+			s.close()
+			return nil, err
+		}
+		stmt, err := w.conn.Prepare(q)
+		if err != nil {
+			close(w.full) // it never ran
+			s.close()
+			return nil, &FileError{Path: h.path, Offset: -1, Op: "prepare messages query", Err: err}
+		}
+		go w.run(s.stop, k, workers, s.ranges, func(r int) (driver.Rows, error) {
+			from := lo + int64(r)*sqliteRangeRows
+			return stmt.(driver.StmtQueryContext).QueryContext(context.Background(), []driver.NamedValue{
+				{Ordinal: 1, Value: from}, {Ordinal: 2, Value: from + sqliteRangeRows}})
+		}, func() { stmt.Close() })
+	}
+	return s, nil
+}
+
+// rowidSpan is the smallest and largest rowid (ok false when the table is
+// empty or unreadable: then the read is not split).
+func (h *sqliteHandle) rowidSpan() (lo, hi int64, ok bool) {
+	var a, b sql.NullInt64
+	if err := h.db.QueryRow("SELECT MIN(id), MAX(id) FROM messages").Scan(&a, &b); err != nil || !a.Valid || !b.Valid {
+		return 0, 0, false
+	}
+	return a.Int64, b.Int64, true
+}
+
+// addWorker opens a connection for one more worker. Rows are read from the
+// driver directly: database/sql's per-column conversion costs more than the
+// rest of bagread's work.
+func (s *sqliteStream) addWorker() (*sqliteWorker, error) {
+	conn, err := (&sqlite3.SQLiteDriver{}).Open(s.h.dsn)
+	if err != nil {
+		return nil, &FileError{Path: s.h.path, Offset: -1, Op: "open sqlite", Err: err}
+	}
+	w := &sqliteWorker{conn: conn, full: make(chan *sqliteBatch, sqliteBatches), free: make(chan *sqliteBatch, sqliteBatches)}
+	for range sqliteBatches {
+		w.free <- &sqliteBatch{}
+	}
+	s.workers = append(s.workers, w)
+	return w, nil
+}
+
+// run queries ranges first, first+step, ... below n and hands their rows
+// over, until they are done, a query fails or stop is closed; cleanup runs
+// before the hand-over channel closes.
+func (w *sqliteWorker) run(stop <-chan struct{}, first, step, n int, query func(r int) (driver.Rows, error), cleanup func()) {
+	defer close(w.full)
+	defer cleanup()
+	get := func() *sqliteBatch {
+		select {
+		case b := <-w.free:
+			clear(b.rows)
+			b.rows, b.rangeEnd, b.err = b.rows[:0], false, nil
+			return b
+		case <-stop:
+			return nil
+		}
+	}
+	send := func(b *sqliteBatch) bool {
+		select {
+		case w.full <- b:
+			return true
+		case <-stop:
+			return false
+		}
+	}
+	dest := make([]driver.Value, 4)
+	for r := first; r < n; r += step {
+		b := get()
+		if b == nil {
+			return
+		}
+		rows, err := query(r)
+		if err != nil {
+			b.err = err
+			send(b)
+			return
+		}
+		bytes := 0
+		for {
+			if len(b.rows) == sqliteBatchRows || bytes >= sqliteBatchBytes {
+				if !send(b) {
+					rows.Close()
+					return
+				}
+				if b = get(); b == nil {
+					rows.Close()
+					return
+				}
+				bytes = 0
+			}
+			err := rows.Next(dest)
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				rows.Close()
+				b.err = err
+				send(b)
+				return
+			}
+			if d, ok := dest[3].([]byte); ok {
+				bytes += len(d)
+			}
+			b.rows = append(b.rows, sqliteRow(dest))
+		}
+		rows.Close()
+		b.rangeEnd = true
+		if !send(b) {
+			return
+		}
+	}
+}
+
+// row returns the next row in rowid (or query) order; nil at the end,
+// after recording why the read stopped if a query failed.
+func (s *sqliteStream) row() *sqliteRow {
+	for s.cur == nil || s.i >= len(s.cur.rows) {
+		if b := s.cur; b != nil {
+			s.cur = nil
+			if b.err != nil {
+				off := int64(-1)
+				if s.h.trunc != nil {
+					off = s.h.trunc.size
+				}
+				s.probs = append(s.probs, Problem{FileIndex: s.fileIndex, File: s.h.path, Offset: off, Recovered: s.n,
+					Err: fmt.Errorf("sqlite read stopped after %d messages: %w", s.n, b.err)})
+				return nil
+			}
+			w := s.workers[s.rng%len(s.workers)]
+			if b.rangeEnd {
+				s.rng++
+			}
+			w.free <- b // its own batch back: never blocks; b is the worker's again
+		}
+		if s.rng >= s.ranges {
+			return nil
+		}
+		b, ok := <-s.workers[s.rng%len(s.workers)].full
+		if !ok {
+			return nil
+		}
+		s.cur, s.i = b, 0
+	}
+	s.i++
+	return &s.cur.rows[s.i-1]
+}
+
+func (s *sqliteStream) next() bool {
+	if s.done {
+		return false
+	}
+	r := s.row()
+	if r == nil {
+		s.done = true
+		return false
+	}
+	m := &s.msg
+	*m = rawMessage{fileIndex: s.fileIndex, rowid: true, chunkOff: -1}
+	id, _ := r[0].(int64)
+	topicID, ok1 := r[1].(int64)
+	ts, ok2 := r[2].(int64)
+	data, ok3 := r[3].([]byte)
+	m.pos, m.seq = id, uint64(id)
+	s.n++
+	if !ok1 || !ok2 || !ok3 {
+		m.topic = "<unreadable row>"
+		m.err = fmt.Errorf("row has topic_id %T, timestamp %T, data %T; want integer, integer, blob", r[1], r[2], r[3])
+		return true
+	}
+	t, ok := s.h.topics[topicID]
+	if !ok {
+		t = sqliteTopic{name: fmt.Sprintf("<topic_id %d>", topicID)}
+		m.err = fmt.Errorf("%w: topic_id %d", ErrOrphanMessage, topicID)
+	}
+	m.topic, m.typ, m.logTime, m.data = t.name, t.typ, ts, data
+	return true
+}
+
+func (s *sqliteStream) message() *rawMessage { return &s.msg }
+func (s *sqliteStream) err() error           { return nil }
+func (s *sqliteStream) problems() []Problem  { return s.probs }
+
+// close stops the workers, waits for them and closes their connections.
+func (s *sqliteStream) close() error {
+	if s.workers == nil {
+		return nil
+	}
+	close(s.stop)
+	var errs []error
+	for _, w := range s.workers {
+		for range w.full {
+		}
+		errs = append(errs, w.conn.Close())
+	}
+	s.workers = nil
+	return errors.Join(errs...)
+}
