@@ -538,15 +538,16 @@ func (a *analyzer) run() error {
 	for _, f := range a.bag.Files {
 		sizes = append(sizes, f.Size)
 	}
-	ahead := startDecodeAhead(it)
-	defer ahead.close()
-	for b := ahead.next(); b != nil; b = ahead.next() {
-		for i := range b.items[:b.n] {
-			if err := a.replay(&b.items[i], sizes); err != nil {
+	if a.cfg.Sequential {
+		var x decoded
+		for it.Next() {
+			decodeOne(&x, it.Message())
+			if err := a.replay(&x, sizes); err != nil {
 				return err
 			}
 		}
-		ahead.recycle(b)
+	} else if err := a.replayAhead(it, sizes); err != nil {
+		return err
 	}
 	for _, p := range it.Problems() {
 		a.rep.Bag.Problems = append(a.rep.Bag.Problems, p.String())
@@ -557,7 +558,23 @@ func (a *analyzer) run() error {
 	return nil
 }
 
-// replay hands one message, read and decoded ahead, to its analysis.
+// replayAhead replays it with reading and decoding on a second goroutine.
+func (a *analyzer) replayAhead(it *bagread.Iterator, sizes []int64) error {
+	ahead := startDecodeAhead(it)
+	defer ahead.close()
+	for b := ahead.next(); b != nil; b = ahead.next() {
+		for i := range b.items[:b.n] {
+			if err := a.replay(&b.items[i], sizes); err != nil {
+				return err
+			}
+		}
+		ahead.recycle(b)
+	}
+	return nil
+}
+
+// replay hands one message, read and decoded (ahead, or just now), to its
+// analysis.
 func (a *analyzer) replay(x *decoded, sizes []int64) error {
 	m := &x.msg
 	a.msgs++

@@ -29,6 +29,11 @@ type Config struct {
 	// backward jump of /clock (geometry2#606); default is tf2_ros::Buffer,
 	// which does.
 	RclpyBuffer bool
+	// Sequential analyses on the caller's goroutine only. By default the
+	// bag is read and decoded on a second goroutine while the analysis
+	// runs; a caller already running one bag per core (scan -j) sets
+	// this, and should open the bag with bagread.Options.Sequential too.
+	Sequential bool
 	// Progress, when set, is called now and then with bytes of storage read
 	// so far (for progress bars).
 	Progress func(done int64)

@@ -15,7 +15,7 @@ import (
 )
 
 // TestDecodeAheadBatchSizes: the report and every row are the same whatever
-// the hand-over batch size, on clock cases of each storage (MCAP
+// the hand-over batch size, and with no read-ahead (Config.Sequential), on clock cases of each storage (MCAP
 // also in 4 kB chunks: the reader reuses its chunk buffers, so bytes kept
 // past their Next would show here) and on a shared db3 with a /clock jump.
 func TestDecodeAheadBatchSizes(t *testing.T) {
@@ -33,9 +33,10 @@ func TestDecodeAheadBatchSizes(t *testing.T) {
 	for name, dir := range dirs {
 		t.Run(name, func(t *testing.T) {
 			var want string
-			for _, size := range []int{1024, 1, 7, 100000} {
+			for _, size := range []int{1024, 1, 7, 100000, 0} {
 				aheadBatchSize = size
-				rep, rows := analyzeDir(t, dir, Config{})
+				// 0: Config.Sequential, no read-ahead goroutine at all.
+				rep, rows := analyzeDir(t, dir, Config{Sequential: size == 0})
 				rep.Bag.Path = ""
 				got, err := json.Marshal(struct {
 					R *Report

@@ -42,6 +42,12 @@ type Options struct {
 	// Bag.TopicCountsFromMetadata says which happened. For callers that
 	// need counts only as hints (analyze); info leaves it off.
 	MetadataTopicCounts bool
+	// Sequential reads every file on the caller's goroutine. By default a
+	// db3 is read in record order by two worker goroutines (rowid ranges
+	// on two connections, in turns), which nearly halves the time on a
+	// multi-core machine; a caller that already keeps every core busy
+	// with one bag each (scan -j) gains nothing from that and sets this.
+	Sequential bool
 }
 
 // DefaultMaxRecordBytes is the record/chunk/message size cap used when

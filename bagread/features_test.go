@@ -484,18 +484,20 @@ func TestDamagedDB3(t *testing.T) {
 			copy(bad[(page-1)*4096:page*4096], bytes.Repeat([]byte{0xAB}, 4096))
 			p := tempPath(t, "bad_0.db3")
 			os.WriteFile(p, bad, 0o644)
-			b, err := Open(p, Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer b.Close()
-			f := b.Files[0]
-			if f.Recovery == nil || f.MessageCount == 0 || f.MessageCount >= 8542 || !strings.Contains(f.Recovery.Reason, "malformed") {
-				t.Fatalf("recovery %+v, %d messages", f.Recovery, f.MessageCount)
-			}
-			got, probs, errs := collect(t, b, ReadOptions{})
-			if uint64(len(got)) != f.MessageCount || len(errs) > 0 || len(probs) != 1 || probs[0].Recovered != f.MessageCount {
-				t.Errorf("read %d of %d counted, errors %v, problems %v", len(got), f.MessageCount, errs, probs)
+			for _, seq := range []bool{false, true} {
+				b, err := Open(p, Options{Sequential: seq})
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer b.Close()
+				f := b.Files[0]
+				if f.Recovery == nil || f.MessageCount == 0 || f.MessageCount >= 8542 || !strings.Contains(f.Recovery.Reason, "malformed") {
+					t.Fatalf("recovery %+v, %d messages", f.Recovery, f.MessageCount)
+				}
+				got, probs, errs := collect(t, b, ReadOptions{})
+				if uint64(len(got)) != f.MessageCount || len(errs) > 0 || len(probs) != 1 || probs[0].Recovered != f.MessageCount {
+					t.Errorf("sequential %v: read %d of %d counted, errors %v, problems %v", seq, len(got), f.MessageCount, errs, probs)
+				}
 			}
 		})
 	}
@@ -711,8 +713,9 @@ func TestMetadataTopicCountsDamaged(t *testing.T) {
 }
 
 // A record-order db3 read split into rowid ranges over two connections
-// yields exactly what one query yields, filtered or not, and stops
-// cleanly when closed half-way.
+// yields exactly what one query yields (on a worker, or Sequential on the
+// caller's goroutine), filtered or not, and stops cleanly when closed
+// half-way.
 func TestSQLiteRanges(t *testing.T) {
 	defer func(n int64) { sqliteRangeRows = n }(sqliteRangeRows)
 	type row struct {
@@ -741,9 +744,17 @@ func TestSQLiteRanges(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer b.Close()
+			seq, err := Open(testenv.SharedBag(t, name), Options{TempDir: t.TempDir(), Sequential: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer seq.Close()
 			for _, topics := range [][]string{nil, {"/scan", "/tf", "/clock"}, {"/tf_static"}} {
 				sqliteRangeRows = 1 << 62
 				want := read(t, b, topics, 0)
+				if got := read(t, seq, topics, 0); !reflect.DeepEqual(got, want) {
+					t.Fatalf("topics %v: Sequential read differs (%d vs %d messages)", topics, len(got), len(want))
+				}
 				for _, span := range []int64{1, 7, 4096} {
 					sqliteRangeRows = span
 					got := read(t, b, topics, 0)

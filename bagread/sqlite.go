@@ -28,6 +28,8 @@ type sqliteHandle struct {
 	// deferCounts asks inspect to read only totals; pending is then set
 	// until Bag.finish takes counts from metadata or calls countTopics.
 	deferCounts, pending bool
+	// sequential: Options.Sequential, read with no worker goroutine.
+	sequential bool
 }
 
 // openSQLite opens a db3 read-only. A leftover -wal holds committed
@@ -84,6 +86,7 @@ func (b *Bag) openSQLite(path string, compressed bool) (*opened, error) {
 	if err != nil {
 		return fail("read sqlite schema", err)
 	}
+	o.handle.(*sqliteHandle).sequential = b.opts.Sequential
 	o.file.PrivateCopy = private
 	if st, err := os.Stat(path + "-wal"); err == nil {
 		o.file.WALBytes = st.Size()

@@ -48,7 +48,8 @@ type sqliteWorker struct {
 	full, free chan *sqliteBatch
 }
 
-// sqliteStream walks the rows of one file.
+// sqliteStream walks the rows of one file: on the caller's goroutine for
+// a Sequential read, else from one or two workers.
 type sqliteStream struct {
 	h         *sqliteHandle
 	fileIndex int
@@ -56,6 +57,12 @@ type sqliteStream struct {
 	n         uint64
 	probs     []Problem
 	done      bool
+
+	// direct is the one query of a Sequential read, stepped by the caller.
+	direct     driver.Rows
+	directConn driver.Conn
+	dest       []driver.Value
+	one        sqliteRow
 
 	workers []*sqliteWorker
 	ranges  int // range r is read by workers[r%len(workers)]
@@ -97,6 +104,19 @@ func (h *sqliteHandle) open(fileIndex int, sel selection, order Order) (stream, 
 		return q + " ORDER BY id"
 	}
 	s := &sqliteStream{h: h, fileIndex: fileIndex, stop: make(chan struct{})}
+	if h.sequential {
+		conn, err := (&sqlite3.SQLiteDriver{}).Open(h.dsn)
+		if err != nil {
+			return nil, &FileError{Path: h.path, Offset: -1, Op: "open sqlite", Err: err}
+		}
+		rows, err := conn.(*sqlite3.SQLiteConn).QueryContext(context.Background(), query(), nil)
+		if err != nil {
+			conn.Close()
+			return nil, &FileError{Path: h.path, Offset: -1, Op: "query messages", Err: err}
+		}
+		s.direct, s.directConn, s.dest = rows, conn, make([]driver.Value, 4)
+		return s, nil
+	}
 	lo, hi, spanOK := h.rowidSpan()
 	workers := min(sqliteWorkers, runtime.GOMAXPROCS(0))
 	if order == TimeOrder || h.damaged || h.trunc != nil || !spanOK || workers < 2 || hi-lo < 2*sqliteRangeRows {
@@ -235,16 +255,21 @@ func (w *sqliteWorker) run(stop <-chan struct{}, first, step, n int, query func(
 // row returns the next row in rowid (or query) order; nil at the end,
 // after recording why the read stopped if a query failed.
 func (s *sqliteStream) row() *sqliteRow {
+	if s.direct != nil {
+		if err := s.direct.Next(s.dest); err != nil {
+			if err != io.EOF {
+				s.stopped(err)
+			}
+			return nil
+		}
+		s.one = sqliteRow(s.dest)
+		return &s.one
+	}
 	for s.cur == nil || s.i >= len(s.cur.rows) {
 		if b := s.cur; b != nil {
 			s.cur = nil
 			if b.err != nil {
-				off := int64(-1)
-				if s.h.trunc != nil {
-					off = s.h.trunc.size
-				}
-				s.probs = append(s.probs, Problem{FileIndex: s.fileIndex, File: s.h.path, Offset: off, Recovered: s.n,
-					Err: fmt.Errorf("sqlite read stopped after %d messages: %w", s.n, b.err)})
+				s.stopped(b.err)
 				return nil
 			}
 			w := s.workers[s.rng%len(s.workers)]
@@ -264,6 +289,16 @@ func (s *sqliteStream) row() *sqliteRow {
 	}
 	s.i++
 	return &s.cur.rows[s.i-1]
+}
+
+// stopped records the query error that ended the read.
+func (s *sqliteStream) stopped(err error) {
+	off := int64(-1)
+	if s.h.trunc != nil {
+		off = s.h.trunc.size
+	}
+	s.probs = append(s.probs, Problem{FileIndex: s.fileIndex, File: s.h.path, Offset: off, Recovered: s.n,
+		Err: fmt.Errorf("sqlite read stopped after %d messages: %w", s.n, err)})
 }
 
 func (s *sqliteStream) next() bool {
@@ -303,6 +338,11 @@ func (s *sqliteStream) problems() []Problem  { return s.probs }
 
 // close stops the workers, waits for them and closes their connections.
 func (s *sqliteStream) close() error {
+	if s.direct != nil {
+		err := s.direct.Close()
+		s.direct = nil
+		return errors.Join(err, s.directConn.Close())
+	}
 	if s.workers == nil {
 		return nil
 	}

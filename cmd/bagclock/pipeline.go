@@ -13,7 +13,7 @@ import (
 func analyzeBag(path string, cfg analysis.Config, sinks ...analysis.ScanSink) (*analysis.Report, error) {
 	// Analysis needs topic counts only as hints (is /clock there at all),
 	// so a full count of each db3 is skipped when metadata.yaml agrees.
-	bag, err := bagread.Open(path, bagread.Options{MetadataTopicCounts: true})
+	bag, err := bagread.Open(path, bagread.Options{MetadataTopicCounts: true, Sequential: cfg.Sequential})
 	if err != nil {
 		return nil, err
 	}

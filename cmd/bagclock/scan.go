@@ -71,7 +71,7 @@ type scanOptions struct {
 func setupScan(fs *pflag.FlagSet) func(*env, []string) int {
 	af := analysisFlags(fs)
 	out := fs.StringP("out", "o", "", "output directory for the reports and the index (required)")
-	jobs := fs.IntP("jobs", "j", runtime.NumCPU(), "bags analysed at once")
+	jobs := fs.IntP("jobs", "j", runtime.NumCPU(), "bags analysed at once, each on one core")
 	shard := fs.String("shard", "", "scan only shard I of N (e.g. 2/3), chosen by hash of each bag's path below DIR")
 	quiet := fs.BoolP("quiet", "q", false, "no progress output")
 	force := fs.Bool("force", false, "analyse every bag again, even when unchanged since the last index")
@@ -96,6 +96,9 @@ func setupScan(fs *pflag.FlagSet) func(*env, []string) int {
 		}
 		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 		defer stop()
+		// One goroutine per bag: -j is how many cores a scan uses, and
+		// across bags that is cheaper than reading ahead within one.
+		cfg.Sequential = true
 		return runScan(ctx, e, scanOptions{
 			roots: args, out: *out, jobs: *jobs, shard: sh, quiet: *quiet, force: *force,
 			failOn: af.failOn, cfg: cfg, analyze: analyzeBag, interval: 10 * time.Second,
