@@ -10,8 +10,9 @@
 // error: a file cut short ends in a Problem and File.Recovery, a message
 // that cannot be recovered carries Message.Err, and the read goes on.
 //
-// Memory stays bounded by the largest chunk or message, with two
-// documented exceptions for TimeOrder: an MCAP that mixes chunks and
+// Memory stays bounded by the largest chunk or message (for a db3 read by
+// worker goroutines, by their hand-over batches: 2 MiB each, three per
+// worker), with two documented exceptions for TimeOrder: an MCAP that mixes chunks and
 // top-level messages, or a .mcap.zstd whose messages are out of order, is
 // sorted in memory. Several iterators may read one Bag at a time; each
 // Iterator is for one goroutine.
