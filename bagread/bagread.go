@@ -45,9 +45,11 @@ type Options struct {
 	MetadataTopicCounts bool
 	// Sequential reads every file on the caller's goroutine. By default a
 	// db3 is read in record order by two worker goroutines (rowid ranges
-	// on two connections, in turns), which nearly halves the time on a
-	// multi-core machine; a caller that already keeps every core busy
-	// with one bag each (scan -j) gains nothing from that and sets this.
+	// on two connections, in turns), and the next chunk of a compressed,
+	// indexed MCAP is decompressed on a second goroutine while the current
+	// one is parsed; on a multi-core machine that nearly halves the time.
+	// A caller that already keeps every core busy with one bag each
+	// (scan -j) gains nothing from that and sets this.
 	Sequential bool
 }
 

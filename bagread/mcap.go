@@ -91,6 +91,7 @@ type mcapHandle struct {
 	compressed bool
 	limit      int64
 	info       *mcapInfo
+	sequential bool // Options.Sequential: no chunk read-ahead
 }
 
 func (h *mcapHandle) close() error { return nil }
@@ -98,7 +99,7 @@ func (h *mcapHandle) close() error { return nil }
 // openMCAP reads the summary of an intact file, or scans the whole file
 // when the summary is missing, unusable or unreachable (.mcap.zstd).
 func (b *Bag) openMCAP(path string, compressed bool) (*opened, error) {
-	h := &mcapHandle{path: path, compressed: compressed, limit: b.limit()}
+	h := &mcapHandle{path: path, compressed: compressed, limit: b.limit(), sequential: b.opts.Sequential}
 	var info *mcapInfo
 	if !compressed {
 		var err error

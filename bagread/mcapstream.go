@@ -37,6 +37,8 @@ type mcapStream struct {
 	n         uint64
 	unknown   uint64      // messages on channels never declared
 	chans     []*chanInfo // by id: see channel
+	ahead     *chunkAhead // next chunks decompressing meanwhile (see mcapahead.go)
+	noAhead   bool        // decided against read-ahead
 	skipped   int         // chunks passed over by the topic filter
 	probs     []Problem
 	done      bool
@@ -167,6 +169,21 @@ func (s *mcapStream) next() bool {
 				}
 				continue
 			}
+			if s.ahead != nil {
+				if got, ok := s.ahead.take(start); ok {
+					if err := s.rr.skip(length); err != nil {
+						s.stop(start, err)
+						continue
+					}
+					old := s.chunkBuf
+					s.chunkBuf = got.recs
+					s.chunk, s.chunkStart = got.ch, start
+					s.inChunk, s.chunkLen = got.recs, len(got.recs)
+					s.salvage = false
+					s.ahead.startAfter(start, old)
+					continue
+				}
+			}
 			body, err := s.rr.body(&s.recBuf, length)
 			if err != nil {
 				// A .mcap.zstd stream cut inside a chunk: keep what decodes.
@@ -174,6 +191,7 @@ func (s *mcapStream) next() bool {
 				continue
 			}
 			s.loadChunk(start, body)
+			s.readAhead(start)
 		case opMessage:
 			body, err := s.rr.body(&s.recBuf, length)
 			if err != nil {
@@ -322,7 +340,30 @@ func (s *mcapStream) parseMessage(body []byte, pos, chunkOff int64) bool {
 func (s *mcapStream) message() *rawMessage { return &s.msg }
 func (s *mcapStream) err() error           { return nil }
 func (s *mcapStream) problems() []Problem  { return s.probs }
+
+// readAhead starts decompressing the chunks after start on other
+// goroutines, once a compressed chunk shows it is worth it, in an intact
+// indexed file (the chunk index says where chunks are).
+func (s *mcapStream) readAhead(start int64) {
+	if s.ahead == nil {
+		h := s.h
+		if s.noAhead || s.chunk.compression == "" || s.scan || h.compressed || h.sequential || !h.info.indexed || len(h.info.chunks) < 2 {
+			s.noAhead = true
+			return
+		}
+		if s.ahead = newChunkAhead(h, s.skip); s.ahead == nil {
+			s.noAhead = true
+			return
+		}
+	}
+	s.ahead.startAfter(start, nil)
+}
+
 func (s *mcapStream) close() error {
+	if s.ahead != nil {
+		s.ahead.close()
+		s.ahead = nil
+	}
 	s.dec.close()
 	return s.rr.close()
 }
