@@ -277,6 +277,11 @@ func DecodeTFMessage(data []byte) (TFMessage, error) {
 // /tf stream decodes without allocating. On error dst holds partial data.
 // The caller must not keep dst.Transforms across calls (copy the elements).
 func DecodeTFMessageInto(dst *TFMessage, data []byte) (Info, error) {
+	if len(data) >= EncapsulationSize && Encapsulation(binary.BigEndian.Uint16(data)) == CDRLE {
+		if end, noNUL, ok := tfMessageLE(dst, data); ok {
+			return Info{Encapsulation: CDRLE, Size: end, Trailing: len(data) - end, StringsWithoutNUL: noNUL}, nil
+		}
+	}
 	c, enc, err := newCursor(data, TypeTFMessage)
 	if err != nil {
 		return Info{}, err

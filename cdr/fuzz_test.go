@@ -170,3 +170,38 @@ func FuzzDecodeLog(f *testing.F) {
 		}
 	})
 }
+
+// FuzzTFFastPath: whenever the little-endian TFMessage fast path accepts
+// bytes, the general cursor decodes them to the same value and Info; when
+// the general cursor accepts little-endian bytes, so does the fast path.
+func FuzzTFFastPath(f *testing.F) {
+	seeds(f, []string{hexTFLE}, func(o binary.ByteOrder) [][]byte {
+		noNUL := AppendTFMessage(nil, ptr(sampleTF()), binary.LittleEndian)
+		return [][]byte{
+			AppendTFMessage(nil, ptr(sampleTF()), o),
+			AppendTFMessage(nil, &TFMessage{}, o),
+			AppendTFMessage(nil, &TFMessage{Transforms: make([]TransformStamped, 2)}, o),
+			noNUL[:len(noNUL)-3],
+		}
+	})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var slow TFMessage
+		c, enc, err := newCursor(data, TypeTFMessage)
+		if err == nil {
+			err = c.tfMessage(&slow)
+		}
+		if enc != CDRLE {
+			return
+		}
+		var fast TFMessage
+		end, noNUL, ok := tfMessageLE(&fast, data)
+		switch {
+		case ok && err != nil:
+			t.Fatalf("fast path accepted what the cursor refuses: %v", err)
+		case !ok && err == nil:
+			t.Fatalf("fast path refused what the cursor decodes")
+		case ok && (!sameTF(&fast, &slow) || end != c.pos || noNUL != c.noNUL):
+			t.Fatalf("fast path: end %d, %d without NUL, %+v\ncursor:    end %d, %d, %+v", end, noNUL, fast, c.pos, c.noNUL, slow)
+		}
+	})
+}
