@@ -541,7 +541,7 @@ func (a *analyzer) run() error {
 	if a.cfg.Sequential {
 		var x decoded
 		for it.Next() {
-			decodeOne(&x, it.Message())
+			decodeOne(&x, it.Message(), false)
 			if err := a.replay(&x, sizes); err != nil {
 				return err
 			}

@@ -76,7 +76,7 @@ func (d *decodeAhead) produce() {
 			if more = d.it.Next(); !more {
 				break
 			}
-			decodeOne(&b.items[b.n], d.it.Message())
+			decodeOne(&b.items[b.n], d.it.Message(), true)
 			b.n++
 		}
 		if b.n > 0 {
@@ -92,8 +92,10 @@ func (d *decodeAhead) produce() {
 	}
 }
 
-// decodeOne fills x from m.
-func decodeOne(x *decoded, m *bagread.Message) {
+// decodeOne fills x from m. With own, the /tf and /rosout bytes are
+// copied, for a reader that moves on before the analysis sees them;
+// without, they alias m.Data (the analysis runs before the next Next).
+func decodeOne(x *decoded, m *bagread.Message, own bool) {
 	x.msg, x.err = *m, nil
 	x.msg.Data = nil
 	if m.Err != nil {
@@ -103,8 +105,11 @@ func decodeOne(x *decoded, m *bagread.Message) {
 	case topicClock:
 		x.clock, x.err = decodeClockNS(m.Data)
 	case topicTF, topicTFStatic, topicRosout:
-		x.raw = append(x.raw[:0], m.Data...)
-		x.msg.Data = x.raw
+		x.msg.Data = m.Data
+		if own {
+			x.raw = append(x.raw[:0], m.Data...)
+			x.msg.Data = x.raw
+		}
 	default:
 		x.err = cdr.DecodeLaserScanHeaderInto(&x.scan, m.Data)
 	}

@@ -105,9 +105,9 @@ func (h *sqliteHandle) open(fileIndex int, sel selection, order Order) (stream, 
 	}
 	s := &sqliteStream{h: h, fileIndex: fileIndex, stop: make(chan struct{})}
 	if h.sequential {
-		conn, err := (&sqlite3.SQLiteDriver{}).Open(h.dsn)
+		conn, err := h.connect()
 		if err != nil {
-			return nil, &FileError{Path: h.path, Offset: -1, Op: "open sqlite", Err: err}
+			return nil, err
 		}
 		rows, err := conn.(*sqlite3.SQLiteConn).QueryContext(context.Background(), query(), nil)
 		if err != nil {
@@ -164,13 +164,22 @@ func (h *sqliteHandle) rowidSpan() (lo, hi int64, ok bool) {
 	return a.Int64, b.Int64, true
 }
 
-// addWorker opens a connection for one more worker. Rows are read from the
-// driver directly: database/sql's per-column conversion costs more than the
-// rest of bagread's work.
-func (s *sqliteStream) addWorker() (*sqliteWorker, error) {
-	conn, err := (&sqlite3.SQLiteDriver{}).Open(s.h.dsn)
+// connect opens a driver connection for reading messages. Rows are read
+// from the driver directly: database/sql's per-column conversion costs
+// more than the rest of bagread's work.
+func (h *sqliteHandle) connect() (driver.Conn, error) {
+	conn, err := (&sqlite3.SQLiteDriver{}).Open(h.dsn)
 	if err != nil {
-		return nil, &FileError{Path: s.h.path, Offset: -1, Op: "open sqlite", Err: err}
+		return nil, &FileError{Path: h.path, Offset: -1, Op: "open sqlite", Err: err}
+	}
+	return conn, nil
+}
+
+// addWorker opens a connection for one more worker.
+func (s *sqliteStream) addWorker() (*sqliteWorker, error) {
+	conn, err := s.h.connect()
+	if err != nil {
+		return nil, err
 	}
 	w := &sqliteWorker{conn: conn, full: make(chan *sqliteBatch, sqliteBatches), free: make(chan *sqliteBatch, sqliteBatches)}
 	for range sqliteBatches {
