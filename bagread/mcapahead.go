@@ -17,7 +17,8 @@ import (
 // handed back strictly in file order. Anything unexpected (an unreadable
 // or malformed chunk, an uncompressed one, a chunk the index does not
 // list) makes take report false, and the stream reads that chunk itself
-// with its usual errors. Memory: aheadDepth chunks in flight.
+// with its usual errors. Memory: aheadDepth chunks in flight, each at most
+// aheadMaxChunk.
 type chunkAhead struct {
 	f       *os.File
 	offsets []int64 // chunk records in file order
@@ -28,8 +29,13 @@ type chunkAhead struct {
 	bufs    [][]byte // free chunk buffers
 }
 
-// aheadDepth is how many chunks decompress at once.
-const aheadDepth = 2
+// aheadDepth is how many chunks decompress at once; chunks larger than
+// aheadMaxChunk (uncompressed) are not read ahead, so read-ahead adds at
+// most a few times that to a read's memory (rosbag2 writes 768 KiB chunks).
+const (
+	aheadDepth    = 2
+	aheadMaxChunk = 8 << 20
+)
 
 // aheadSlot is one fetch: its own decompressor and record buffer.
 type aheadSlot struct {
@@ -103,8 +109,12 @@ func (sl *aheadSlot) fetch(f *os.File, limit int64, dst []byte) aheadChunk {
 		return aheadChunk{recs: dst, err: err}
 	}
 	ch, err := parseChunk(sl.body)
-	if err == nil && ch.compression == "" {
+	switch {
+	case err != nil:
+	case ch.compression == "":
 		err = errors.New("uncompressed chunk: nothing to read ahead")
+	case ch.usize > aheadMaxChunk:
+		err = fmt.Errorf("chunk of %d bytes: too large to read ahead", ch.usize)
 	}
 	if err != nil {
 		return aheadChunk{recs: dst, err: err}

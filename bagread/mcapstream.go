@@ -347,7 +347,7 @@ func (s *mcapStream) problems() []Problem  { return s.probs }
 func (s *mcapStream) readAhead(start int64) {
 	if s.ahead == nil {
 		h := s.h
-		if s.noAhead || s.chunk.compression == "" || s.scan || h.compressed || h.sequential || !h.info.indexed || len(h.info.chunks) < 2 {
+		if s.noAhead || s.chunk.compression == "" || s.chunk.usize > aheadMaxChunk || s.scan || h.compressed || h.sequential || !h.info.indexed || len(h.info.chunks) < 2 {
 			s.noAhead = true
 			return
 		}
