@@ -278,13 +278,13 @@ func (h *sqliteHandle) totals(f *File) error {
 }
 
 // countTopics counts a file whose per-topic counts were deferred, exactly
-// as Open would have; it returns the counts by topic name.
+// as Open would have, into f (holding only schema facts); it returns the
+// counts by topic name.
 func (h *sqliteHandle) countTopics(f *File) map[string]uint64 {
 	byID := map[int64]*storageTopic{}
 	for id, t := range h.topics {
 		byID[id] = &storageTopic{Name: t.name, Type: t.typ}
 	}
-	*f = File{SchemaVersion: f.SchemaVersion, ROSDistro: f.ROSDistro}
 	h.countMessages(byID, f)
 	h.pending = false
 	out := map[string]uint64{}

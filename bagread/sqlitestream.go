@@ -20,8 +20,8 @@ import (
 // range 0 from worker 0, range 1 from worker 1, and so on, so rows still
 // arrive in rowid order. Each worker hands rows over in batches bounded by
 // count and bytes, a few in flight, so memory stays bounded by
-// sqliteBatchBytes per worker, not by the bag. Time order, damaged files
-// and small files use a single query on one worker.
+// sqliteBatchBytes per worker, not by the bag. Time order, damaged files,
+// small files and Sequential reads use one query on the caller's goroutine.
 const (
 	sqliteBatchRows  = 512
 	sqliteBatchBytes = 2 << 20
@@ -48,8 +48,8 @@ type sqliteWorker struct {
 	full, free chan *sqliteBatch
 }
 
-// sqliteStream walks the rows of one file: on the caller's goroutine for
-// a Sequential read, else from one or two workers.
+// sqliteStream walks the rows of one file: from one query on the caller's
+// goroutine, or from range workers.
 type sqliteStream struct {
 	h         *sqliteHandle
 	fileIndex int
@@ -58,7 +58,7 @@ type sqliteStream struct {
 	probs     []Problem
 	done      bool
 
-	// direct is the one query of a Sequential read, stepped by the caller.
+	// direct is the one query of an unsplit read, stepped by the caller.
 	direct     driver.Rows
 	directConn driver.Conn
 	dest       []driver.Value
@@ -103,8 +103,15 @@ func (h *sqliteHandle) open(fileIndex int, sel selection, order Order) (stream, 
 		}
 		return q + " ORDER BY id"
 	}
-	s := &sqliteStream{h: h, fileIndex: fileIndex, stop: make(chan struct{})}
-	if h.sequential {
+	s := &sqliteStream{h: h, fileIndex: fileIndex}
+	workers := min(sqliteWorkers, runtime.GOMAXPROCS(0))
+	lo, hi, split := int64(0), int64(0), false
+	if !h.sequential && order == RecordOrder && !h.damaged && h.trunc == nil && workers >= 2 {
+		lo, hi, split = h.rowidSpan()
+		split = split && hi-lo >= 2*sqliteRangeRows
+	}
+	if !split {
+		// One query, stepped on the caller's goroutine.
 		conn, err := h.connect()
 		if err != nil {
 			return nil, err
@@ -117,20 +124,7 @@ func (h *sqliteHandle) open(fileIndex int, sel selection, order Order) (stream, 
 		s.direct, s.directConn, s.dest = rows, conn, make([]driver.Value, 4)
 		return s, nil
 	}
-	lo, hi, spanOK := h.rowidSpan()
-	workers := min(sqliteWorkers, runtime.GOMAXPROCS(0))
-	if order == TimeOrder || h.damaged || h.trunc != nil || !spanOK || workers < 2 || hi-lo < 2*sqliteRangeRows {
-		w, err := s.addWorker()
-		if err != nil {
-			return nil, err
-		}
-		q := query()
-		s.ranges = 1
-		go w.run(s.stop, 0, 1, 1, func(int) (driver.Rows, error) {
-			return w.conn.(*sqlite3.SQLiteConn).QueryContext(context.Background(), q, nil)
-		}, func() {})
-		return s, nil
-	}
+	s.stop = make(chan struct{})
 	s.ranges = int((hi-lo)/sqliteRangeRows) + 1
 	q := query("id >= ?", "id < ?")
 	for k := range workers {
@@ -149,7 +143,7 @@ func (h *sqliteHandle) open(fileIndex int, sel selection, order Order) (stream, 
 			from := lo + int64(r)*sqliteRangeRows
 			return stmt.(driver.StmtQueryContext).QueryContext(context.Background(), []driver.NamedValue{
 				{Ordinal: 1, Value: from}, {Ordinal: 2, Value: from + sqliteRangeRows}})
-		}, func() { stmt.Close() })
+		}, stmt)
 	}
 	return s, nil
 }
@@ -189,12 +183,12 @@ func (s *sqliteStream) addWorker() (*sqliteWorker, error) {
 	return w, nil
 }
 
-// run queries ranges first, first+step, ... below n and hands their rows
-// over, until they are done, a query fails or stop is closed; cleanup runs
-// before the hand-over channel closes.
-func (w *sqliteWorker) run(stop <-chan struct{}, first, step, n int, query func(r int) (driver.Rows, error), cleanup func()) {
+// run queries ranges first, first+step, ... below n through stmt and
+// hands their rows over, until they are done, a query fails or stop is
+// closed; stmt is closed before the hand-over channel.
+func (w *sqliteWorker) run(stop <-chan struct{}, first, step, n int, query func(r int) (driver.Rows, error), stmt driver.Stmt) {
 	defer close(w.full)
-	defer cleanup()
+	defer stmt.Close()
 	get := func() *sqliteBatch {
 		select {
 		case b := <-w.free:
