@@ -2,13 +2,15 @@ package main
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io"
-	"os"
 	"sort"
 	"strings"
 
 	"github.com/bagclock/bagclock/analysis"
+	"github.com/bagclock/bagclock/bagread"
+	"github.com/bagclock/bagclock/cdr"
 	"github.com/bagclock/bagclock/render"
 	"github.com/spf13/pflag"
 )
@@ -34,18 +36,24 @@ How to read diff_s (scan stamp − latest dynamic tf stamp on the path):
 
 Output formats: csv (one row per scan and target; default, to stdout), json (one
 object: scans streamed first, then bag, summary and the rest) and html (one
-self-contained page for a bug ticket; needs -o).
+self-contained page for a bug ticket; needs -o). Without --format the -o extension
+(.csv, .json, .html) decides; a --format that contradicts it is refused. -o - is
+stdout. A file named by -o is written beside it and renamed only when the run
+succeeded: a failed run leaves an existing file untouched.
+
+--scan-topic scan means /scan; a topic the bag lacks (or of another type) and a
+--target-frame no transform uses are usage errors that list what the bag has.
 
 Examples:
-  bagclock analyze testdata/samples/demo --format html -o report.html
+  bagclock analyze testdata/samples/demo -o report.html
   bagclock analyze run_0.mcap --target-frame map --consumer nav2 --format json -o r.json
   bagclock analyze BAG --fail-on drop,clock-mismatch,jump > /dev/null   # CI gate
 
 Exit codes: 0 ok (or nothing named by --fail-on found), 1 --fail-on findings,
 2 usage error, 3 the bag could not be analysed.`,
 		setup: func(fs *pflag.FlagSet) func(*env, []string) int {
-			format := fs.String("format", "csv", "output format: csv, json or html")
-			out := fs.StringP("output", "o", "", "write to this file instead of stdout (required for html)")
+			format := fs.String("format", "csv", "output format: csv, json or html (default: from the -o extension, else csv)")
+			out := fs.StringP("output", "o", "", "write to this file (written beside it and renamed when complete; '-' is stdout; required for html)")
 			flags := analysisFlags(fs)
 			return func(e *env, args []string) int {
 				if len(args) != 1 {
@@ -57,18 +65,16 @@ Exit codes: 0 ok (or nothing named by --fail-on found), 1 --fail-on findings,
 					fmt.Fprintf(e.stderr, "bagclock analyze: %v\n", err)
 					return exitUsage
 				}
-				switch *format {
-				case "csv", "json":
-				case "html":
-					if *out == "" {
-						fmt.Fprintln(e.stderr, "bagclock analyze: --format html needs -o FILE")
-						return exitUsage
-					}
-				default:
-					fmt.Fprintf(e.stderr, "bagclock analyze: --format %q: want csv, json or html\n", *format)
+				f, err := chooseFormat(*format, fs.Changed("format"), *out)
+				if err != nil {
+					fmt.Fprintf(e.stderr, "bagclock analyze: %v\n", err)
 					return exitUsage
 				}
-				return runAnalyze(e, args[0], cfg, *format, *out, flags.failOn)
+				if f == "html" && *out == "" {
+					fmt.Fprintln(e.stderr, "bagclock analyze: --format html needs -o FILE (or -o - for stdout)")
+					return exitUsage
+				}
+				return runAnalyze(e, args[0], cfg, f, *out, flags.failOn)
 			}
 		},
 	})
@@ -76,13 +82,16 @@ Exit codes: 0 ok (or nothing named by --fail-on found), 1 --fail-on findings,
 
 func runAnalyze(e *env, path string, cfg analysis.Config, format, out string, failOn []string) int {
 	var w io.Writer = e.stdout
-	var file *os.File
-	if out != "" {
-		f, err := os.Create(out)
+	var file *atomicFile
+	if out != "" && out != "-" {
+		f, err := createAtomic(out)
 		if err != nil {
 			fmt.Fprintf(e.stderr, "bagclock analyze: %v\n", err)
 			return exitFailure
 		}
+		// Abort is a no-op once committed: any other way out leaves the
+		// previous -o file as it was.
+		defer f.Abort()
 		file = f
 		w = f
 	}
@@ -91,10 +100,13 @@ func runAnalyze(e *env, path string, cfg analysis.Config, format, out string, fa
 	if ferr := bw.Flush(); err == nil && ferr != nil {
 		err = ferr
 	}
-	if file != nil {
-		if cerr := file.Close(); err == nil && cerr != nil {
-			err = cerr
-		}
+	var ue *usageError
+	if errors.As(err, &ue) {
+		fmt.Fprintf(e.stderr, "bagclock analyze: %v\n", ue)
+		return exitUsage
+	}
+	if err == nil && file != nil {
+		err = file.Commit()
 	}
 	if err != nil {
 		fmt.Fprintf(e.stderr, "bagclock analyze: %v\n", err)
@@ -110,19 +122,39 @@ func runAnalyze(e *env, path string, cfg analysis.Config, format, out string, fa
 	return exitOK
 }
 
+// checkSelection resolves --scan-topic names and checks --target-frame
+// against the bag before anything is analysed or written.
+func checkSelection(bag *bagread.Bag, cfg *analysis.Config) error {
+	topics, err := resolveTopics(bag, "--scan-topic", cfg.ScanTopics, cdr.TypeLaserScan)
+	if err != nil {
+		return err
+	}
+	cfg.ScanTopics = topics
+	frames, err := checkFrames(bag, cfg.TargetFrames)
+	if err != nil {
+		return err
+	}
+	cfg.TargetFrames = frames
+	return nil
+}
+
 // writeReport analyses the bag at path and writes it to w in format.
 func writeReport(w io.Writer, path string, cfg analysis.Config, format string) (*analysis.Report, error) {
 	switch format {
 	case "csv":
 		cw := render.NewCSV(w)
-		rep, err := analyzeBag(path, cfg, cw.Row)
+		rep, err := analyzeBagChecked(path, cfg, checkSelection, cw.Row)
 		if err != nil {
 			return rep, err
 		}
 		return rep, cw.Flush()
 	case "json":
 		jw := render.NewJSON(w)
-		rep, err := analyzeBag(path, cfg, jw.Row)
+		rep, err := analyzeBagChecked(path, cfg, checkSelection, jw.Row)
+		var ue *usageError
+		if errors.As(err, &ue) {
+			return nil, err // nothing was analysed: write nothing
+		}
 		// Close the JSON object even after a failure, so what was written
 		// stays valid JSON.
 		ferr := jw.Finish(rep)
@@ -131,7 +163,7 @@ func writeReport(w io.Writer, path string, cfg analysis.Config, format string) (
 		}
 		return rep, ferr
 	default:
-		rep, err := analyzeBag(path, cfg)
+		rep, err := analyzeBagChecked(path, cfg, checkSelection)
 		if err != nil {
 			return rep, err
 		}

@@ -11,6 +11,12 @@ import (
 // hands every (scan, target) row to each sink. It is the one pipeline
 // shared by `analyze` and `scan`.
 func analyzeBag(path string, cfg analysis.Config, sinks ...analysis.ScanSink) (*analysis.Report, error) {
+	return analyzeBagChecked(path, cfg, nil, sinks...)
+}
+
+// analyzeBagChecked is analyzeBag with check run on the opened bag before the
+// analysis: it may adjust cfg (resolve names) or refuse it.
+func analyzeBagChecked(path string, cfg analysis.Config, check func(*bagread.Bag, *analysis.Config) error, sinks ...analysis.ScanSink) (*analysis.Report, error) {
 	// Analysis needs topic counts only as hints (is /clock there at all),
 	// so a full count of each db3 is skipped when metadata.yaml agrees.
 	bag, err := bagread.Open(path, bagread.Options{MetadataTopicCounts: true, Sequential: cfg.Sequential})
@@ -18,6 +24,11 @@ func analyzeBag(path string, cfg analysis.Config, sinks ...analysis.ScanSink) (*
 		return nil, err
 	}
 	defer bag.Close()
+	if check != nil {
+		if err := check(bag, &cfg); err != nil {
+			return nil, err
+		}
+	}
 	var sink analysis.ScanSink
 	switch len(sinks) {
 	case 0:
