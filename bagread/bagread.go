@@ -181,6 +181,13 @@ type Topic struct {
 	// metadata.yaml claims (-1 when unknown).
 	MessageCount  uint64
 	MetadataCount int64
+	// DefinitionEncoding and Definition are the bag's own message
+	// definition of Type: an MCAP Schema's encoding and data, or a sqlite
+	// schema-4 message_definitions row joined by type. DefinitionEncoding is
+	// "ros2msg", "ros2idl", whatever else the writer put ("unknown"), or ""
+	// with Definition "" when the bag has none (sqlite schema ≤ 3).
+	DefinitionEncoding string
+	Definition         string
 }
 
 // QoSProfile is one offered QoS profile, policy names normalised to rmw's

@@ -44,6 +44,8 @@ type mcapInfo struct {
 	sorted           bool // scan saw log times never decrease (file order)
 	indexed          bool
 	recovery         *Recovery
+	// defs: schema id -> encoding, data (schemadef.go).
+	defs map[uint16][2]string
 }
 
 func newMCAPInfo() *mcapInfo {
@@ -64,6 +66,7 @@ func (in *mcapInfo) register(path string, off int64, op byte, body []byte) error
 				return nil // known: no write, so iterators can share the map
 			}
 			in.schemas[s.ID] = s.Name
+			in.addDef(s)
 			for _, c := range in.channels {
 				if c.schemaID == s.ID && c.typ == "" {
 					c.typ = s.Name
@@ -123,7 +126,9 @@ func (b *Bag) openMCAP(path string, compressed bool) (*opened, error) {
 	}
 	for _, id := range info.order {
 		c := info.channels[id]
-		o.topics = append(o.topics, storageTopic{Name: c.topic, Type: c.typ, Format: c.encoding, OfferedQoS: c.qos, Hash: c.hash, Count: info.counts[id]})
+		d := info.defs[c.schemaID]
+		o.topics = append(o.topics, storageTopic{Name: c.topic, Type: c.typ, Format: c.encoding, OfferedQoS: c.qos, Hash: c.hash, Count: info.counts[id],
+			DefEncoding: d[0], Def: d[1]})
 	}
 	return o, nil
 }

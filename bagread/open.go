@@ -18,6 +18,8 @@ import (
 type storageTopic struct {
 	Name, Type, Format, OfferedQoS, Hash string
 	Count                                uint64
+	// DefEncoding and Def: the file's message definition of Type, if any.
+	DefEncoding, Def string
 }
 
 // opened is what a backend returns for one file.
@@ -340,6 +342,9 @@ func (b *Bag) addFile(path string) error {
 		}
 		if bt.TypeDescriptionHash == "" {
 			bt.TypeDescriptionHash = t.Hash
+		}
+		if bt.Definition == "" && t.Def != "" {
+			bt.DefinitionEncoding, bt.Definition = t.DefEncoding, t.Def
 		}
 	}
 	return nil

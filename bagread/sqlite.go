@@ -218,8 +218,13 @@ func (h *sqliteHandle) inspect() (*opened, error) {
 	if !h.pending {
 		h.countMessages(byID, f)
 	}
+	defs := h.definitions(tables)
 	for _, id := range order {
-		o.topics = append(o.topics, *byID[id])
+		t := byID[id]
+		if d, ok := defs[t.Type]; ok {
+			t.DefEncoding, t.Def = d[0], d[1]
+		}
+		o.topics = append(o.topics, *t)
 	}
 	var head []byte
 	if err := h.db.QueryRow("SELECT substr(data, 1, 4) FROM messages LIMIT 1").Scan(&head); err == nil {
