@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"testing"
 	"time"
 
@@ -22,7 +23,7 @@ func TestDecodeAheadBatchSizes(t *testing.T) {
 	dirs := map[string]string{
 		"mcap loop":   writeCase(t, filepath.Join(t.TempDir(), "mcap"), clockCase{name: "loop", loopAtS: 3}, bagwrite.StorageMCAP, 6),
 		"db3 skew":    writeCase(t, filepath.Join(t.TempDir(), "db3"), clockCase{name: "skew", laserSkewNS: 2_500_000_000}, bagwrite.StorageSQLite3, 6),
-		"simstart":    testenv.CopyTree(t, testenv.SharedBag(t, "tb3-walker-simstart")),
+		"simstart":    "shared:tb3-walker-simstart", // copied in its subtest: only it needs ../shared
 		"demo (tiny)": filepath.Join(testenv.RepoRoot(t), "testdata", "samples", "demo"),
 		"small chunks": writeCaseWith(t, filepath.Join(t.TempDir(), "chunks"), clockCase{name: "loop", loopAtS: 3},
 			bagwrite.Options{Storage: bagwrite.StorageMCAP, ChunkSize: 4 << 10}, 6),
@@ -32,6 +33,9 @@ func TestDecodeAheadBatchSizes(t *testing.T) {
 	defer func(n int) { aheadBatchSize = n }(aheadBatchSize)
 	for name, dir := range dirs {
 		t.Run(name, func(t *testing.T) {
+			if shared, ok := strings.CutPrefix(dir, "shared:"); ok {
+				dir = testenv.CopyTree(t, testenv.SharedBag(t, shared))
+			}
 			var want string
 			for _, size := range []int{1024, 1, 7, 100000, 0} {
 				aheadBatchSize = size

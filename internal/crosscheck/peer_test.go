@@ -430,7 +430,7 @@ func TestPeerRepoSamples(t *testing.T) {
 	root := filepath.Join(testenv.RepoRoot(t), "testdata")
 	bags, err := listBags(root)
 	if err != nil || len(bags) == 0 {
-		t.Skipf("no sample bags under %s yet (%v)", root, err)
+		t.Fatalf("no sample bags under %s (%v)", root, err)
 	}
 	dump := peerJS(t)
 	for _, bag := range bags {

@@ -66,7 +66,7 @@ func TestSamplesReadBackThroughBagread(t *testing.T) {
 		t.Run(smp.Dir, func(t *testing.T) {
 			src := filepath.Join(root, smp.Dir)
 			if _, err := os.Stat(src); err != nil {
-				t.Skipf("sample not committed: %v", err)
+				t.Fatalf("committed sample missing (regenerate with go run ./cmd/baggen --samples testdata/samples): %v", err)
 			}
 			// A private copy: SQLite must never touch the committed files.
 			path := testenv.CopyTree(t, src)

@@ -35,7 +35,9 @@ func RepoRoot(tb testing.TB) string {
 }
 
 // SharedDir returns the shared reference directory, or skips the test with
-// a clear message when it is absent.
+// a clear message when it is absent (fails it under BAGCLOCK_REQUIRE_PEERS=1,
+// as CI sets: the shared bags and peers are what the cross-checks compare
+// against, so CI must never pass without them).
 func SharedDir(tb testing.TB) string {
 	tb.Helper()
 	dir := os.Getenv("BAGCLOCK_SHARED")
@@ -43,17 +45,18 @@ func SharedDir(tb testing.TB) string {
 		dir = filepath.Join(RepoRoot(tb), "..", "shared")
 	}
 	if _, err := os.Stat(filepath.Join(dir, "bags")); err != nil {
-		tb.Skipf("shared reference material not found at %s (set BAGCLOCK_SHARED): %v", dir, err)
+		PeerMissing(tb, "shared reference material not found at %s (set BAGCLOCK_SHARED): %v", dir, err)
 	}
 	return dir
 }
 
-// SharedBag returns the path of ../shared/bags/<name>, skipping when absent.
+// SharedBag returns the path of ../shared/bags/<name>, skipping when absent
+// (failing under BAGCLOCK_REQUIRE_PEERS=1).
 func SharedBag(tb testing.TB, name string) string {
 	tb.Helper()
 	p := filepath.Join(SharedDir(tb), "bags", name)
 	if _, err := os.Stat(p); err != nil {
-		tb.Skipf("shared bag %s not found: %v", name, err)
+		PeerMissing(tb, "shared bag %s not found: %v", name, err)
 	}
 	return p
 }
