@@ -25,7 +25,8 @@ const aheadBatches = 4 // batches in flight: bounds memory, lets both sides run
 // buffer) and decoded by the analysis.
 type decoded struct {
 	msg   bagread.Message
-	err   error // decode error; msg.Err holds a read error
+	topic *topicState // nil for a topic the replay does not read
+	err   error       // decode error; msg.Err holds a read error
 	clock int64
 	scan  cdr.ScanHeader
 	raw   []byte
@@ -38,21 +39,23 @@ type aheadBatch struct {
 
 // decodeAhead runs the reading side of the replay.
 type decodeAhead struct {
-	it   *bagread.Iterator
-	full chan *aheadBatch
-	free chan *aheadBatch
-	stop chan struct{}
+	it     *bagread.Iterator
+	topics *topicTable
+	full   chan *aheadBatch
+	free   chan *aheadBatch
+	stop   chan struct{}
 }
 
 // startDecodeAhead starts reading it on a new goroutine. The caller takes
 // batches with next, gives each back with recycle, and must call close;
 // it.Err and it.Problems may be read once next has returned nil.
-func startDecodeAhead(it *bagread.Iterator) *decodeAhead {
+func startDecodeAhead(it *bagread.Iterator, topics *topicTable) *decodeAhead {
 	d := &decodeAhead{
-		it:   it,
-		full: make(chan *aheadBatch, aheadBatches),
-		free: make(chan *aheadBatch, aheadBatches),
-		stop: make(chan struct{}),
+		it:     it,
+		topics: topics,
+		full:   make(chan *aheadBatch, aheadBatches),
+		free:   make(chan *aheadBatch, aheadBatches),
+		stop:   make(chan struct{}),
 	}
 	for range aheadBatches {
 		d.free <- &aheadBatch{items: make([]decoded, aheadBatchSize)}
@@ -76,7 +79,8 @@ func (d *decodeAhead) produce() {
 			if more = d.it.Next(); !more {
 				break
 			}
-			decodeOne(&b.items[b.n], d.it.Message(), true)
+			m := d.it.Message()
+			decodeOne(&b.items[b.n], m, d.topics.find(m.Topic), true)
 			b.n++
 		}
 		if b.n > 0 {
@@ -92,26 +96,27 @@ func (d *decodeAhead) produce() {
 	}
 }
 
-// decodeOne fills x from m. With own, the /tf and /rosout bytes are
-// copied, for a reader that moves on before the analysis sees them;
-// without, they alias m.Data (the analysis runs before the next Next).
-func decodeOne(x *decoded, m *bagread.Message, own bool) {
-	x.msg, x.err = *m, nil
+// decodeOne fills x from m, a message of topic ts. With own, the bytes
+// of tf and raw-hook topics are copied, for a reader that moves on before
+// the analysis sees them; without, they alias m.Data (the analysis runs
+// before the next Next).
+func decodeOne(x *decoded, m *bagread.Message, ts *topicState, own bool) {
+	x.msg, x.err, x.topic = *m, nil, ts
 	x.msg.Data = nil
-	if m.Err != nil {
+	if m.Err != nil || ts == nil {
 		return
 	}
-	switch m.Topic {
-	case topicClock:
+	switch ts.role {
+	case roleClock:
 		x.clock, x.err = decodeClockNS(m.Data)
-	case topicTF, topicTFStatic, topicRosout:
+	case roleStamped:
+		x.err = cdr.DecodeLaserScanHeaderInto(&x.scan, m.Data)
+	default:
 		x.msg.Data = m.Data
 		if own {
 			x.raw = append(x.raw[:0], m.Data...)
 			x.msg.Data = x.raw
 		}
-	default:
-		x.err = cdr.DecodeLaserScanHeaderInto(&x.scan, m.Data)
 	}
 }
 

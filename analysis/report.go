@@ -5,6 +5,10 @@
 //
 // It takes opened bags (bagread) and decoded messages (cdr) in and gives
 // plain values out: no printing, no files of its own.
+//
+// One replay loop (replay.go) feeds the tf replay, the /clock state, the
+// per-topic rows and a set of registered checks, one file each; check.go
+// and DEVELOPERS.md say how to add a check.
 package analysis
 
 // Class is the clock diagnosis of one (scan, target) pair.

@@ -1,0 +1,379 @@
+package analysis
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"sort"
+
+	"github.com/bagclock/bagclock/analysis/msgfilter"
+	"github.com/bagclock/bagclock/bagread"
+	"github.com/bagclock/bagclock/cdr"
+)
+
+// analyzer is the replay loop: it reads the bag once in record order and
+// hands every message to the part of the analysis its topic's role calls
+// for. It owns the three parts everything else builds on (the tf replay,
+// the /clock state and the per-topic rows) and the registered checks; see
+// check.go for how a check plugs in.
+type analyzer struct {
+	bag    *bagread.Bag
+	cfg    Config
+	sink   ScanSink
+	preset msgfilter.Preset
+	params msgfilter.Params
+	cache  int64
+
+	// scanTopics are the analysed stamped topics, sorted; readTopics every
+	// topic the replay reads.
+	scanTopics []string
+	readTopics []string
+	topics     topicTable
+	hasClock   bool
+	startNS    int64
+	spanS      float64
+
+	tf    *tfReplay
+	clock *clockState
+	rows  *rowsState
+
+	// pairs are the rows' (topic, target) summaries, in order of first
+	// message: the verdict's input.
+	pairs []*pairStats
+
+	checks       []check
+	clockHooks   []clockHook
+	linkHooks    []linkHook
+	tfHooks      []tfHook
+	stampedHooks []stampedHook
+
+	rep     Report
+	skipped map[string]*Skipped
+	// scans counts decoded messages of the analysed topics; msgs every
+	// message the replay saw.
+	scans int
+	msgs  int
+}
+
+func newAnalyzer(bag *bagread.Bag, cfg Config, sink ScanSink) (*analyzer, error) {
+	pr, err := resolvePreset(cfg.Consumer)
+	if err != nil {
+		return nil, fmt.Errorf("analysis: %w", err)
+	}
+	a := &analyzer{
+		bag: bag, cfg: cfg, sink: sink, preset: pr, params: pr.Params,
+		cache:   pr.CacheTimeNS,
+		skipped: map[string]*Skipped{},
+	}
+	if cfg.SetQueueSize {
+		if cfg.QueueSize < 0 {
+			return nil, fmt.Errorf("analysis: queue size %d: must be >= 0", cfg.QueueSize)
+		}
+		a.params.QueueSize = cfg.QueueSize
+	}
+	if cfg.SetTolerance {
+		if cfg.ToleranceS < 0 || math.IsNaN(cfg.ToleranceS) {
+			return nil, fmt.Errorf("analysis: tolerance %g: must be >= 0", cfg.ToleranceS)
+		}
+		a.params.ToleranceNS = int64(math.Round(cfg.ToleranceS * 1e9))
+	}
+	if cfg.SetCacheTime {
+		if !(cfg.CacheTimeS > 0) {
+			return nil, fmt.Errorf("analysis: cache time %g: must be > 0", cfg.CacheTimeS)
+		}
+		a.cache = int64(math.Round(cfg.CacheTimeS * 1e9))
+	}
+	if a.cache <= 0 {
+		a.cache = 10_000_000_000
+	}
+	if cfg.JumpMinForwardNS < 0 {
+		return nil, fmt.Errorf("analysis: jump min forward %d ns: must be >= 0", cfg.JumpMinForwardNS)
+	}
+	if cfg.JumpMinBackwardNS > 0 {
+		return nil, fmt.Errorf("analysis: jump min backward %d ns: must be <= 0", cfg.JumpMinBackwardNS)
+	}
+	if err := a.selectTopics(); err != nil {
+		return nil, err
+	}
+
+	a.startNS = bag.StartNS
+	if bag.EndNS > bag.StartNS {
+		a.spanS = float64(bag.EndNS-bag.StartNS) / 1e9
+	}
+	a.tf = newTFReplay(a.cache)
+	a.clock = newClockState(a.spanS)
+	a.rows = newRowsState(a.spanS)
+	a.registerChecks()
+
+	r := &a.rep
+	r.Bag = BagSummary{
+		Path: bag.Path, Storage: bag.Storage, Messages: bag.MessageCount,
+		StartNS: bag.StartNS, EndNS: bag.EndNS, MetadataReconstructed: bag.MetadataReconstructed,
+	}
+	for _, f := range bag.Files {
+		r.Bag.Files = append(r.Bag.Files, f.Path)
+		r.Bag.SizeBytes += f.Size
+		if f.Recovery != nil {
+			r.Bag.Problems = append(r.Bag.Problems, fmt.Sprintf("%s: %s", f.Path, f.Recovery.Reason))
+		}
+	}
+	if bag.MetadataReconstructed && bag.MetadataProblem != "" {
+		r.Bag.Problems = append(r.Bag.Problems, "metadata reconstructed: "+bag.MetadataProblem)
+	}
+	r.Settings = Settings{
+		Consumer:     pr.Name,
+		QueueSize:    a.params.QueueSize,
+		ToleranceS:   float64(a.params.ToleranceNS) / 1e9,
+		CacheTimeS:   float64(a.cache) / 1e9,
+		ScanTopics:   append([]string{}, a.scanTopics...),
+		TargetFrames: append([]string{}, cfg.TargetFrames...),
+		SimTimeClear: !cfg.RclpyBuffer,
+	}
+	return a, nil
+}
+
+// selectTopics finds the analysed topics and the role topics (tf, static
+// tf, /clock, raw-hook roles) and fills a.topics and a.readTopics.
+func (a *analyzer) selectTopics() error {
+	bag, cfg := a.bag, a.cfg
+	present := map[string]bagread.Topic{}
+	for _, t := range bag.Topics {
+		present[t.Name] = t
+	}
+	if cfg.ScanTopics != nil {
+		for _, name := range cfg.ScanTopics {
+			t, ok := present[name]
+			if !ok {
+				return fmt.Errorf("analysis: scan topic %s is not in the bag", name)
+			}
+			if !isType(t.Type, cdr.TypeLaserScan) {
+				return fmt.Errorf("analysis: scan topic %s has type %s, not %s", name, t.Type, cdr.TypeLaserScan)
+			}
+			a.scanTopics = append(a.scanTopics, name)
+		}
+	} else {
+		for _, t := range bag.Topics {
+			if isType(t.Type, cdr.TypeLaserScan) {
+				a.scanTopics = append(a.scanTopics, t.Name)
+			}
+		}
+	}
+	sort.Strings(a.scanTopics)
+	for _, special := range []struct {
+		name, typ string
+		role      topicRole
+	}{
+		{topicTF, cdr.TypeTFMessage, roleTF}, {topicTFStatic, cdr.TypeTFMessage, roleTFStatic},
+		{topicClock, cdr.TypeClock, roleClock}, {topicRosout, cdr.TypeLog, roleRosout},
+	} {
+		if t, ok := present[special.name]; ok && isType(t.Type, special.typ) {
+			a.readTopics = append(a.readTopics, special.name)
+			a.topics.add(&topicState{name: special.name, typ: t.Type, role: special.role})
+			if special.role == roleClock && t.MessageCount > 0 {
+				a.hasClock = true
+			}
+		}
+	}
+	a.readTopics = append(a.readTopics, a.scanTopics...)
+	for i, name := range a.scanTopics {
+		ts := &topicState{name: name, typ: present[name].Type, role: roleStamped, id: i,
+			messages: present[name].MessageCount}
+		if len(cfg.TargetFrames) > 0 {
+			ts.targets = append([]string(nil), cfg.TargetFrames...)
+		}
+		a.topics.add(ts)
+	}
+	return nil
+}
+
+// x is record time in seconds since the bag start (the plots' x axis).
+func (a *analyzer) x(logNS int64) float64 {
+	if a.startNS == 0 && a.msgs == 1 {
+		a.startNS = logNS
+	}
+	return float64(logNS-a.startNS) / 1e9
+}
+
+// skip counts a message that could not be read or decoded, keeping the
+// first error of its topic (naming file, topic and index).
+func (a *analyzer) skip(m *bagread.Message, err error) {
+	s := a.skipped[m.Topic]
+	if s == nil {
+		s = &Skipped{Topic: m.Topic}
+		a.skipped[m.Topic] = s
+	}
+	s.Count++
+	if s.FirstError == "" {
+		file := ""
+		if m.FileIndex >= 0 && m.FileIndex < len(a.bag.Files) {
+			file = a.bag.Files[m.FileIndex].Path
+		}
+		var me *bagread.MessageError
+		if errors.As(err, &me) {
+			s.FirstError = err.Error()
+		} else {
+			s.FirstError = fmt.Sprintf("%s: topic %s message %d: %v", file, m.Topic, m.Index, err)
+		}
+	}
+}
+
+func (a *analyzer) run() error {
+	it := a.bag.Messages(bagread.ReadOptions{Topics: a.readTopics, Order: bagread.RecordOrder})
+	defer it.Close()
+	var sizes []int64
+	for _, f := range a.bag.Files {
+		sizes = append(sizes, f.Size)
+	}
+	if a.cfg.Sequential {
+		var x decoded
+		for it.Next() {
+			m := it.Message()
+			decodeOne(&x, m, a.topics.find(m.Topic), false)
+			if err := a.replay(&x, sizes); err != nil {
+				return err
+			}
+		}
+	} else if err := a.replayAhead(it, sizes); err != nil {
+		return err
+	}
+	for _, p := range it.Problems() {
+		a.rep.Bag.Problems = append(a.rep.Bag.Problems, p.String())
+	}
+	if err := it.Err(); err != nil {
+		return fmt.Errorf("analysis: reading %s: %w", a.bag.Path, err)
+	}
+	return nil
+}
+
+// replayAhead replays it with reading and decoding on a second goroutine.
+func (a *analyzer) replayAhead(it *bagread.Iterator, sizes []int64) error {
+	ahead := startDecodeAhead(it, &a.topics)
+	defer ahead.close()
+	for b := ahead.next(); b != nil; b = ahead.next() {
+		for i := range b.items[:b.n] {
+			if err := a.replay(&b.items[i], sizes); err != nil {
+				return err
+			}
+		}
+		ahead.recycle(b)
+	}
+	return nil
+}
+
+// replay hands one message, read and decoded (ahead, or just now), to the
+// part of the analysis its topic's role calls for.
+func (a *analyzer) replay(x *decoded, sizes []int64) error {
+	m := &x.msg
+	a.msgs++
+	if a.cfg.Progress != nil && a.msgs%1024 == 0 {
+		a.cfg.Progress(a.progress(m, sizes))
+	}
+	if m.Err != nil {
+		a.skip(m, m.Err)
+		return nil
+	}
+	ts := x.topic
+	if ts == nil {
+		return nil
+	}
+	switch ts.role {
+	case roleClock:
+		a.onClock(m, x.clock, x.err)
+	case roleTF:
+		a.onTF(m, false)
+	case roleTFStatic:
+		a.onTF(m, true)
+	case roleStamped:
+		a.onStamped(m, ts, x)
+	default:
+		for _, h := range ts.raw {
+			h.onRaw(a, m)
+		}
+	}
+	if a.rows.sinkErr != nil {
+		return fmt.Errorf("analysis: writing row: %w", a.rows.sinkErr)
+	}
+	return nil
+}
+
+// onClock updates the /clock state, then tells the clock hooks.
+func (a *analyzer) onClock(m *bagread.Message, v int64, err error) {
+	if err != nil {
+		a.skip(m, err)
+		return
+	}
+	a.clock.update(a, m, v)
+	for _, h := range a.clockHooks {
+		h.onClock(a, m, v)
+	}
+}
+
+// onTF decodes one tf message and stores its transforms in the buffer; the
+// link hooks see each transform before it is stored, the tf hooks the
+// message after.
+func (a *analyzer) onTF(m *bagread.Message, static bool) {
+	t := a.tf
+	if _, err := cdr.DecodeTFMessageInto(&t.msg, m.Data); err != nil {
+		a.skip(m, err)
+		return
+	}
+	stored := false
+	for i := range t.msg.Transforms {
+		st := stampedOf(&t.msg.Transforms[i])
+		l := t.noteLink(m, i, &st, static)
+		for _, h := range a.linkHooks {
+			h.onLink(a, m, l, st.Stamp)
+		}
+		if err := t.buf.SetTransform(st, m.Topic, static); err != nil {
+			continue
+		}
+		stored = true
+		t.group.TransformStored(m.LogTimeNS, st.Stamp, static)
+	}
+	for _, h := range a.tfHooks {
+		h.onTF(a, m, stored)
+	}
+}
+
+// onStamped takes one message of an analysed topic: its targets are
+// decided at its first message, then the stamped hooks and the rows see it.
+func (a *analyzer) onStamped(m *bagread.Message, ts *topicState, x *decoded) {
+	if x.err != nil {
+		a.skip(m, x.err)
+		return
+	}
+	a.scans++
+	h := &x.scan.Header
+	s := stampedMsg{m: m, topic: ts, stamp: h.Stamp.Nanoseconds(), frame: h.FrameID}
+	ts.count++
+	if !ts.ready {
+		if ts.targets == nil {
+			ts.targets = a.tf.decideTargets(s.frame)
+		}
+		ts.ready = true
+	}
+	for _, h := range a.stampedHooks {
+		h.onStamped(a, &s)
+	}
+	a.rows.onStamped(a, &s)
+}
+
+// progress estimates bytes read: exact for MCAP (Position is a byte offset),
+// proportional to the rowid for sqlite.
+func (a *analyzer) progress(m *bagread.Message, sizes []int64) int64 {
+	var done int64
+	for i := 0; i < m.FileIndex && i < len(sizes); i++ {
+		done += sizes[i]
+	}
+	if m.FileIndex < 0 || m.FileIndex >= len(sizes) {
+		return done
+	}
+	f := a.bag.Files[m.FileIndex]
+	if f.Storage == bagread.StorageMCAP {
+		return done + min(m.Position, f.Size)
+	}
+	if f.MessageCount > 0 {
+		return done + int64(float64(f.Size)*math.Min(1, float64(m.Position)/float64(f.MessageCount)))
+	}
+	return done
+}

@@ -1,0 +1,335 @@
+package analysis
+
+import (
+	"errors"
+	"strings"
+
+	"github.com/bagclock/bagclock/analysis/msgfilter"
+	"github.com/bagclock/bagclock/analysis/tf"
+)
+
+// rowsState makes the per-message rows of the analysed topics: for each
+// message and target frame, stamp − latest stamp of the dynamic links on
+// the path, the class, and the emulated MessageFilter's outcome, streamed
+// to the sink in message order per target once decided.
+type rowsState struct {
+	// fss[topic id]: one filter per target, made at the topic's first
+	// message.
+	fss     [][]*filterState
+	pool    []*ScanRow
+	path    []tf.Link
+	sinkErr error
+
+	// Summary.Classes and Summary.Filter, copied into the report by finish.
+	classes, filter tally
+	predicted       map[string]bool // "frame|time" of predicted drop lines
+	nPredicted      int
+	outcomes        *outcomeSeries
+	spanS           float64
+}
+
+func newRowsState(spanS float64) *rowsState {
+	return &rowsState{predicted: map[string]bool{}, outcomes: newOutcomeSeries(spanS), spanS: spanS}
+}
+
+// pairStats summarises one (topic, target) pair for the verdict.
+type pairStats struct {
+	topic, target, frame string
+	classes              map[Class]int
+	outcomes             map[string]int
+	diff                 reservoir
+	stalest              map[string]int // "parent->child on topic" → count
+	series               *downsampler
+	// The key of the last stalest link, so that a run of messages with the
+	// same stalest link builds it once.
+	lastStalest [3]string
+	lastKey     string
+}
+
+// stalestKey is "parent->child on topic", built only when the link differs
+// from the previous message's.
+func (p *pairStats) stalestKey(parent, child, topic string) string {
+	if p.lastKey == "" || p.lastStalest != [3]string{parent, child, topic} {
+		p.lastStalest = [3]string{parent, child, topic}
+		p.lastKey = parent + "->" + child + " on " + topic
+	}
+	return p.lastKey
+}
+
+type filterState struct {
+	pair    *pairStats
+	f       *msgfilter.Filter
+	rows    []*ScanRow // undecided or not yet emitted rows, oldest first
+	decided []bool
+	base    uint64 // key of rows[0]
+	next    uint64
+}
+
+// dropKey extracts "frame 'X' at time T" from a drop line, the part that
+// identifies the message.
+func dropKey(line string) string {
+	i := strings.Index(line, "frame '")
+	if i < 0 {
+		return ""
+	}
+	j := strings.Index(line[i:], " for reason")
+	if j < 0 {
+		return line[i:]
+	}
+	return line[i : i+j]
+}
+
+// onStamped makes the rows of one message, one per target frame.
+func (rs *rowsState) onStamped(a *analyzer, s *stampedMsg) {
+	m, stamp, frame := s.m, s.stamp, s.frame
+	x := a.x(m.LogTimeNS)
+	fss := rs.topicFilters(a, s.topic, frame)
+	for _, fs := range fss {
+		row := rs.newRow()
+		row.Topic = m.Topic
+		row.ScanIndex = m.Index
+		row.LogTimeNS = m.LogTimeNS
+		row.StampNS = stamp
+		row.FrameID = frame
+		row.TargetFrame = fs.pair.target
+		row.PublishTimeNS, row.HasPublishTime = m.PublishTimeNS, m.HasPublishTime
+		row.ClockNS, row.HasClock = a.clock.ns, a.clock.seen
+		rs.classify(a, row, stamp)
+		p := fs.pair
+		p.classes[row.Class]++
+		if row.HasTF {
+			p.diff.add(row.DiffS)
+			p.series.add(x, row.DiffS)
+			p.stalest[p.stalestKey(row.StalestParent, row.StalestChild, row.StalestTopic)]++
+		}
+		fs.rows = append(fs.rows, row)
+		fs.decided = append(fs.decided, false)
+		key := fs.next
+		fs.next++
+		fs.f.Add(msgfilter.Msg{Key: key, FrameID: frame, StampNS: stamp, ArrivalNS: m.LogTimeNS})
+		rs.flush(a, fs)
+	}
+}
+
+// topicFilters returns a topic's filters, one per target, made at its
+// first message.
+func (rs *rowsState) topicFilters(a *analyzer, ts *topicState, frame string) []*filterState {
+	for len(rs.fss) <= ts.id {
+		rs.fss = append(rs.fss, nil)
+	}
+	if fss := rs.fss[ts.id]; fss != nil {
+		return fss
+	}
+	var fss []*filterState
+	for _, tg := range ts.targets {
+		p := &pairStats{topic: ts.name, target: tg, frame: strings.TrimPrefix(frame, "/"),
+			classes: map[Class]int{}, outcomes: map[string]int{}, stalest: map[string]int{},
+			series: newDownsampler(rs.spanS)}
+		a.pairs = append(a.pairs, p)
+		fs := &filterState{pair: p}
+		fs.f = a.tf.group.NewFilter([]string{tg}, a.params, fs.onResult(a))
+		fss = append(fss, fs)
+	}
+	if fss == nil {
+		fss = []*filterState{}
+	}
+	rs.fss[ts.id] = fss
+	return fss
+}
+
+func (rs *rowsState) newRow() *ScanRow {
+	if n := len(rs.pool); n > 0 {
+		r := rs.pool[n-1]
+		rs.pool = rs.pool[:n-1]
+		*r = ScanRow{}
+		return r
+	}
+	return &ScanRow{}
+}
+
+// classify fills the tf columns and the class of a row from the buffer as
+// it stands when the message arrives.
+func (rs *rowsState) classify(a *analyzer, row *ScanRow, stamp int64) {
+	buf := a.tf.buf
+	frame := strings.TrimPrefix(row.FrameID, "/")
+	target := strings.TrimPrefix(row.TargetFrame, "/")
+	var err error
+	if frame == "" || !buf.HasFrame(frame) && frame != target || !buf.HasFrame(target) && frame != target {
+		err = errors.New("unknown frame")
+	} else {
+		rs.path, err = buf.AppendPath(rs.path[:0], target, frame)
+	}
+	if err != nil {
+		if stamp == 0 {
+			row.Class = ZeroStamp
+		} else {
+			row.Class = NoTransform
+		}
+		return
+	}
+	stalest := -1
+	for i, l := range rs.path {
+		if l.Static {
+			continue
+		}
+		if stalest < 0 || l.NewestNS < rs.path[stalest].NewestNS {
+			stalest = i
+		}
+	}
+	if stalest >= 0 {
+		l := rs.path[stalest]
+		row.HasTF = true
+		row.TFLatestNS = l.NewestNS
+		row.DiffS = float64(stamp-l.NewestNS) / 1e9
+		row.StalestParent, row.StalestChild = l.Parent, l.Child
+		row.StalestTopic = a.tf.linkTopic[l.Child]
+	}
+	switch {
+	case stamp == 0:
+		row.Class = ZeroStamp
+	case stalest < 0:
+		row.Class = StaticOnly
+	default:
+		row.Class = diffClass(stamp - row.TFLatestNS)
+	}
+}
+
+// diffClass classifies message stamp − latest dynamic tf stamp.
+func diffClass(d int64) Class {
+	switch {
+	case d >= EpochThresholdNS:
+		return LaserOnSystemClock
+	case d <= -EpochThresholdNS:
+		return TFOnSystemClock
+	case d >= ClockSkewThresholdNS || d <= -ClockSkewThresholdNS:
+		return ClockSkew
+	default:
+		return SameClock
+	}
+}
+
+func (fs *filterState) onResult(a *analyzer) func(msgfilter.Result) {
+	rs := a.rows
+	return func(r msgfilter.Result) {
+		if r.Key < fs.base || r.Key >= fs.next {
+			return
+		}
+		i := int(r.Key - fs.base)
+		row := fs.rows[i]
+		row.FilterOutcome = string(r.Outcome)
+		row.FilterReason = r.Reason
+		row.FilterLogLine = r.LogLine
+		row.FilterWaitNS = r.WaitNS
+		row.FilterWaitTF = r.WaitTFMessages
+		fs.decided[i] = true
+		if r.LogLine != "" && len(rs.predicted) < maxPredictedKept {
+			rs.predicted[dropKey(r.LogLine)] = true
+		}
+		if r.LogLine != "" {
+			rs.nPredicted++
+		}
+		fs.pair.outcomes[row.FilterOutcome]++
+		rs.outcomes.add(float64(row.LogTimeNS-a.startNS)/1e9, row.FilterOutcome)
+	}
+}
+
+// flush emits the decided rows at the head of a filter's queue, in message
+// order. An undecided row holds back at most the rows behind it until the
+// filter decides it, which happens within queue-size messages (QueueFull)
+// or at the end of the bag.
+func (rs *rowsState) flush(a *analyzer, fs *filterState) {
+	n := 0
+	for n < len(fs.rows) && fs.decided[n] {
+		rs.emit(a, fs.rows[n])
+		n++
+	}
+	if n == 0 {
+		return
+	}
+	copy(fs.rows, fs.rows[n:])
+	copy(fs.decided, fs.decided[n:])
+	for i := len(fs.rows) - n; i < len(fs.rows); i++ {
+		fs.rows[i] = nil
+	}
+	fs.rows = fs.rows[:len(fs.rows)-n]
+	fs.decided = fs.decided[:len(fs.decided)-n]
+	fs.base += uint64(n)
+}
+
+func (rs *rowsState) emit(a *analyzer, row *ScanRow) {
+	a.rep.Summary.Rows++
+	rs.classes.inc(string(row.Class))
+	rs.filter.inc(row.FilterOutcome)
+	if a.sink != nil && rs.sinkErr == nil {
+		rs.sinkErr = a.sink(row)
+	}
+	rs.pool = append(rs.pool, row)
+}
+
+// finishFilters lets the filters decide what they still hold and emits
+// every remaining row.
+func (rs *rowsState) finishFilters(a *analyzer) {
+	a.tf.group.Finish()
+	for _, fss := range rs.fss {
+		for _, fs := range fss {
+			rs.flush(a, fs)
+			// Rows the filter never decided (not even at Finish) cannot
+			// exist; flush whatever is left defensively.
+			for i := range fs.rows {
+				if !fs.decided[i] {
+					fs.rows[i].FilterOutcome = "pending_at_end"
+					fs.decided[i] = true
+				}
+			}
+			rs.flush(a, fs)
+		}
+	}
+}
+
+// finish writes the rows' part of the report: classes and outcomes, the
+// per-pair summaries and series, the default targets chosen.
+func (rs *rowsState) finish(a *analyzer) {
+	r := &a.rep
+	s := &r.Summary
+	if s.Classes == nil {
+		s.Classes, s.Filter = map[string]int{}, map[string]int{}
+	}
+	rs.classes.addTo(s.Classes)
+	rs.filter.addTo(s.Filter)
+	s.Scans = a.scans
+	r.Series.Diff = map[string][]Point{}
+	r.Series.Outcomes = rs.outcomes.points()
+	r.Pairs = []PairSummary{}
+	for _, p := range a.pairs {
+		ps := PairSummary{Topic: p.topic, TargetFrame: p.target, FrameID: p.frame,
+			Classes: map[string]int{}, Filter: map[string]int{}}
+		for k, v := range p.classes {
+			ps.Classes[string(k)] = v
+		}
+		for k, v := range p.outcomes {
+			ps.Filter[k] = v
+		}
+		if p.diff.n > 0 {
+			ps.MedianDiffS, ps.MinDiffS, ps.MaxDiffS = p.diff.median(), p.diff.min, p.diff.max
+		}
+		best := 0
+		for k, v := range p.stalest {
+			if v > best || v == best && k < ps.Stalest {
+				best, ps.Stalest = v, k
+			}
+		}
+		r.Pairs = append(r.Pairs, ps)
+		r.Series.Diff[p.topic+" → "+p.target] = p.series.points()
+	}
+	if len(r.Settings.TargetFrames) == 0 {
+		seen := map[string]bool{}
+		r.Settings.TargetFrames = []string{}
+		for _, p := range a.pairs {
+			if !seen[p.target] {
+				seen[p.target] = true
+				r.Settings.TargetFrames = append(r.Settings.TargetFrames, p.target)
+			}
+		}
+	}
+	r.Counts.PredictedDrops = rs.nPredicted
+}

@@ -1,0 +1,91 @@
+package analysis
+
+import "math"
+
+// Skew kinds.
+const (
+	SkewOK             = "ok"
+	SkewConstantOffset = "constant_offset"
+	SkewJitter         = "jitter"
+	SkewDifferentClock = "different_clock"
+)
+
+// jitterThresholdS: a p95 age this far above the median is latency that
+// varies (jitter), not a steady offset.
+const jitterThresholdS = 0.1
+
+// minSkewSamples: fewer stamps than this cannot show an offset is constant.
+const minSkewSamples = 5
+
+// skewCheck compares header stamps with record time (and MCAP publish
+// time) per analysed topic; the dynamic tf links' ages come from the tf
+// replay's link statistics.
+type skewCheck struct {
+	ages []topicAge // by topic id
+}
+
+type topicAge struct{ age, pubAge reservoir }
+
+func init() {
+	registerCheck(rankSkew, "skew", func(*analyzer) check { return &skewCheck{} })
+}
+
+func (c *skewCheck) onStamped(a *analyzer, s *stampedMsg) {
+	for len(c.ages) <= s.topic.id {
+		c.ages = append(c.ages, topicAge{})
+	}
+	t := &c.ages[s.topic.id]
+	m := s.m
+	t.age.add(float64(m.LogTimeNS-s.stamp) / 1e9)
+	if m.HasPublishTime {
+		t.pubAge.add(float64(m.PublishTimeNS-s.stamp) / 1e9)
+	}
+}
+
+// finish lists the analysed topics, then the dynamic tf links.
+func (c *skewCheck) finish(a *analyzer) {
+	r := &a.rep
+	r.Skew = []Skew{}
+	for _, ts := range a.topics.analysed() {
+		if ts.count == 0 || ts.id >= len(c.ages) {
+			continue
+		}
+		t := &c.ages[ts.id]
+		r.Skew = append(r.Skew, makeSkew(ts.name, "", &t.age, &t.pubAge))
+	}
+	for _, l := range a.tf.sortedLinks() {
+		if !l.static {
+			r.Skew = append(r.Skew, makeSkew(l.key.topic, l.key.parent+"->"+l.key.child, &l.age, &l.pubAge))
+		}
+	}
+}
+
+// skewKind classifies record time − stamp: a median of at least
+// ClockSkewThresholdNS whose spread stays small is a constant offset
+// between two clocks; a spread past jitterThresholdS is jitter; an offset
+// of an epoch is two clock families.
+func skewKind(median, p95, minV float64) string {
+	switch {
+	case math.Abs(median) >= float64(EpochThresholdNS)/1e9:
+		return SkewDifferentClock
+	case math.Abs(median) >= float64(ClockSkewThresholdNS)/1e9 && p95-minV < math.Max(jitterThresholdS, 0.1*math.Abs(median)):
+		return SkewConstantOffset
+	case p95-median > jitterThresholdS:
+		return SkewJitter
+	default:
+		return SkewOK
+	}
+}
+
+func makeSkew(topic, link string, age, pub *reservoir) Skew {
+	q := age.quantiles(0.5, 0.95)
+	s := Skew{Topic: topic, Link: link, Count: age.n, MedianS: q[0], P95S: q[1], MaxS: age.max, MinS: age.min}
+	if pub.n > 0 {
+		s.PublishMedianS = pub.median()
+	}
+	s.Kind = skewKind(s.MedianS, s.P95S, s.MinS)
+	if age.n < minSkewSamples && s.Kind != SkewDifferentClock {
+		s.Kind = SkewOK // too few samples to call an offset constant
+	}
+	return s
+}

@@ -1,0 +1,82 @@
+package analysis
+
+import "github.com/bagclock/bagclock/bagread"
+
+// stampJumps finds jumps of header stamps on the analysed topics and the
+// dynamic tf links of a bag without /clock, where the stamps are the only
+// record of the publishers' time (rcl's jump thresholds, as for /clock).
+type stampJumps struct {
+	topics []stampSeries // by topic id
+	links  []stampSeries // by link id
+	n      int
+	kept   []ClockJump
+}
+
+type stampSeries struct {
+	last  int64
+	ticks reservoir
+	seen  bool
+}
+
+func init() {
+	registerCheck(rankStampJumps, "stamp-jumps", func(a *analyzer) check {
+		if a.hasClock {
+			return nil
+		}
+		return &stampJumps{}
+	})
+}
+
+func seriesAt(s *[]stampSeries, id int) *stampSeries {
+	for len(*s) <= id {
+		*s = append(*s, stampSeries{})
+	}
+	return &(*s)[id]
+}
+
+func (j *stampJumps) onLink(a *analyzer, m *bagread.Message, l *linkStats, stamp int64) {
+	if l.static {
+		return
+	}
+	s := seriesAt(&j.links, l.id)
+	if s.seen {
+		j.stampJump(a, &s.last, &s.ticks, stamp, m, l.key.parent+"->"+l.key.child)
+	}
+	s.last, s.seen = stamp, true
+}
+
+func (j *stampJumps) onStamped(a *analyzer, sm *stampedMsg) {
+	s := seriesAt(&j.topics, sm.topic.id)
+	if s.seen {
+		j.stampJump(a, &s.last, &s.ticks, sm.stamp, sm.m, "")
+	}
+	s.last, s.seen = sm.stamp, true
+}
+
+// stampJump records a jump of a stamp series (bags without /clock).
+func (j *stampJumps) stampJump(a *analyzer, last *int64, ticks *reservoir, stamp int64, m *bagread.Message, link string) {
+	delta := stamp - *last
+	kind := ""
+	switch {
+	case isBackward(delta, a.cfg.JumpMinBackwardNS):
+		kind = "backward"
+	case delta > 0 && delta >= forwardThreshold(a.cfg.JumpMinForwardNS, ticks):
+		kind = "forward"
+	case delta > 0:
+		ticks.add(float64(delta))
+	}
+	if kind == "" {
+		return
+	}
+	j.n++
+	if len(j.kept) < maxJumpsKept {
+		j.kept = append(j.kept, ClockJump{
+			Index: m.Index, LogTimeNS: m.LogTimeNS, FromNS: *last, ToNS: stamp, Kind: kind, Topic: m.Topic, Link: link,
+		})
+	}
+}
+
+func (j *stampJumps) finish(a *analyzer) {
+	a.rep.StampJumps = j.kept
+	a.rep.Counts.StampJumps = j.n
+}

@@ -1,0 +1,247 @@
+package analysis
+
+import (
+	"math"
+	"sort"
+	"strings"
+
+	"github.com/bagclock/bagclock/analysis/msgfilter"
+	"github.com/bagclock/bagclock/analysis/tf"
+	"github.com/bagclock/bagclock/bagread"
+	"github.com/bagclock/bagclock/cdr"
+)
+
+// tfReplay is the tf side of the replay: the buffer every lookup and
+// emulated MessageFilter uses, the tree's parents (for default targets)
+// and per-link statistics.
+type tfReplay struct {
+	buf   *tf.Buffer
+	group *msgfilter.Group
+
+	parents map[string]string // child → parent, from look-ahead and replay
+	// linkTopic: child → topic its dynamic transform came on.
+	linkTopic   map[string]string
+	links       map[linkKey]*linkStats
+	linkList    []*linkStats    // by id
+	recentLinks [2][]*linkStats // by static (1) or not (0): link last seen at each position
+
+	msg cdr.TFMessage // reused: steady tf decodes without allocating
+}
+
+type linkKey struct{ parent, child, topic string }
+
+// linkStats is one tf edge as published on one topic. Checks keep their
+// per-link state in slices indexed by id (0, 1, ... in order of first
+// appearance).
+type linkStats struct {
+	id       int
+	key      linkKey
+	static   bool
+	count    int
+	oldest   int64
+	newest   int64
+	firstLog int64
+	lastLog  int64
+	age      reservoir // record time − stamp, s
+	pubAge   reservoir // publish time − stamp, s
+}
+
+func newTFReplay(cacheNS int64) *tfReplay {
+	t := &tfReplay{
+		parents:   map[string]string{},
+		linkTopic: map[string]string{},
+		links:     map[linkKey]*linkStats{},
+	}
+	t.buf = tf.NewBuffer(tf.Options{CacheTimeNS: cacheNS})
+	t.group = msgfilter.NewGroup(t.buf)
+	return t
+}
+
+// stampedOf converts a decoded transform to the buffer's type.
+func stampedOf(t *cdr.TransformStamped) tf.Stamped {
+	return tf.Stamped{
+		Parent: t.Header.FrameID, Child: t.ChildFrameID, Stamp: t.Header.Stamp.Nanoseconds(),
+		Transform: tf.Transform{
+			Translation: tf.Vec3{X: t.Transform.Translation.X, Y: t.Transform.Translation.Y, Z: t.Transform.Translation.Z},
+			Rotation:    tf.Quat{X: t.Transform.Rotation.X, Y: t.Transform.Rotation.Y, Z: t.Transform.Rotation.Z, W: t.Transform.Rotation.W},
+		},
+	}
+}
+
+// noteLink updates the statistics of the link of one transform and
+// returns them.
+func (t *tfReplay) noteLink(m *bagread.Message, pos int, st *tf.Stamped, static bool) *linkStats {
+	// A steady tf stream repeats its transforms in the same positions:
+	// try the link seen last at this position before hashing three strings.
+	parent, child := strings.TrimPrefix(st.Parent, "/"), strings.TrimPrefix(st.Child, "/")
+	si := 0
+	if static {
+		si = 1
+	}
+	cache := t.recentLinks[si]
+	var l *linkStats
+	if pos < len(cache) && cache[pos] != nil {
+		if c := cache[pos]; c.key.parent == parent && c.key.child == child && c.key.topic == m.Topic {
+			l = c
+		}
+	}
+	if l == nil {
+		k := linkKey{parent, child, m.Topic}
+		l = t.links[k]
+		if l == nil {
+			l = &linkStats{id: len(t.linkList), key: k, oldest: st.Stamp, newest: st.Stamp, firstLog: m.LogTimeNS}
+			t.links[k] = l
+			t.linkList = append(t.linkList, l)
+		}
+		t.noteParent(parent, child)
+		if !static {
+			t.linkTopic[child] = m.Topic
+		}
+		for len(cache) <= pos {
+			cache = append(cache, nil)
+		}
+		cache[pos] = l
+		t.recentLinks[si] = cache
+	}
+	l.static = static
+	l.count++
+	l.oldest = min(l.oldest, st.Stamp)
+	l.newest = max(l.newest, st.Stamp)
+	l.lastLog = m.LogTimeNS
+	l.age.add(float64(m.LogTimeNS-st.Stamp) / 1e9)
+	if m.HasPublishTime {
+		l.pubAge.add(float64(m.PublishTimeNS-st.Stamp) / 1e9)
+	}
+	return l
+}
+
+// sortedLinks returns the links by parent, child and topic.
+func (t *tfReplay) sortedLinks() []*linkStats {
+	links := append([]*linkStats(nil), t.linkList...)
+	sort.Slice(links, func(i, j int) bool {
+		x, y := links[i].key, links[j].key
+		if x.parent != y.parent {
+			return x.parent < y.parent
+		}
+		if x.child != y.child {
+			return x.child < y.child
+		}
+		return x.topic < y.topic
+	})
+	return links
+}
+
+// lookAhead reads the tf topics (and the analysed topics, to know when to
+// stop) from the start of the bag until a second after the first message
+// of every analysed topic, at most lookAheadMaxNS of record time, and
+// remembers each child's parent. Default targets are decided from this
+// tree merged with what the replay has seen by a topic's first message, so
+// a tree published a little after the sensors start still counts. It is a
+// bounded, cheap pass: a few seconds of tf.
+func (t *tfReplay) lookAhead(a *analyzer) {
+	const lookAheadMaxNS = 5_000_000_000
+	const afterScanNS = 1_000_000_000
+	var topics []string
+	for _, ts := range a.topics.list {
+		if ts.role == roleTF || ts.role == roleTFStatic {
+			topics = append(topics, ts.name)
+		}
+	}
+	if len(topics) == 0 {
+		return
+	}
+	waiting := map[string]bool{}
+	for _, bt := range a.bag.Topics {
+		if ts := a.topics.find(bt.Name); bt.MessageCount > 0 && ts != nil && ts.role == roleStamped {
+			waiting[bt.Name] = true
+		}
+	}
+	topics = append(topics, a.scanTopics...)
+	it := a.bag.Messages(bagread.ReadOptions{Topics: topics, Order: bagread.RecordOrder})
+	defer it.Close()
+	var first int64
+	started := false
+	stopAt := int64(math.MaxInt64)
+	var msg cdr.TFMessage
+	for it.Next() {
+		m := it.Message()
+		if !started {
+			first, started = m.LogTimeNS, true
+		}
+		if m.LogTimeNS-first > lookAheadMaxNS || m.LogTimeNS > stopAt {
+			break
+		}
+		if m.Err != nil {
+			continue
+		}
+		if waiting[m.Topic] {
+			delete(waiting, m.Topic)
+			if len(waiting) == 0 {
+				stopAt = m.LogTimeNS + afterScanNS
+			}
+			continue
+		}
+		if ts := a.topics.find(m.Topic); ts == nil || ts.role != roleTF && ts.role != roleTFStatic {
+			continue
+		}
+		if _, err := cdr.DecodeTFMessageInto(&msg, m.Data); err != nil {
+			continue
+		}
+		for i := range msg.Transforms {
+			tr := &msg.Transforms[i]
+			t.noteParent(tr.Header.FrameID, tr.ChildFrameID)
+		}
+	}
+}
+
+func (t *tfReplay) noteParent(parent, child string) {
+	parent, child = strings.TrimPrefix(parent, "/"), strings.TrimPrefix(child, "/")
+	if parent == "" || child == "" || parent == child {
+		return
+	}
+	if t.parents[child] != parent {
+		t.parents[child] = parent
+	}
+}
+
+// root follows parents from frame; ok is false when frame is unknown.
+func (t *tfReplay) root(frame string) (string, bool) {
+	_, known := t.parents[frame]
+	if !known {
+		for _, p := range t.parents {
+			if p == frame {
+				known = true
+				break
+			}
+		}
+		if !known {
+			return "", false
+		}
+	}
+	for i := 0; i < 1000; i++ {
+		p, ok := t.parents[frame]
+		if !ok {
+			return frame, true
+		}
+		frame = p
+	}
+	return frame, true // a loop: any frame on it will do
+}
+
+// decideTargets picks the default target for a sensor frame: odom when
+// odom is in the same tree, else the root of the frame's tree, else odom
+// (the frame is nowhere in the tree: every row is no_transform, which is
+// what a consumer with fixed frame odom would see).
+func (t *tfReplay) decideTargets(frame string) []string {
+	frame = strings.TrimPrefix(frame, "/")
+	fr, fok := t.root(frame)
+	or, ook := t.root("odom")
+	switch {
+	case ook && fok && fr == or:
+		return []string{"odom"}
+	case fok:
+		return []string{fr}
+	default:
+		return []string{"odom"}
+	}
+}
