@@ -47,6 +47,7 @@ type analyzer struct {
 	tfHooks      []tfHook
 	stampedHooks []stampedHook
 
+	cur     stampedMsg // the message onStamped hands out
 	rep     Report
 	skipped map[string]*Skipped
 	// scans counts decoded messages of the analysed topics; msgs every
@@ -344,7 +345,10 @@ func (a *analyzer) onStamped(m *bagread.Message, ts *topicState, x *decoded) {
 	}
 	a.scans++
 	h := &x.scan.Header
-	s := stampedMsg{m: m, topic: ts, stamp: h.Stamp.Nanoseconds(), frame: h.FrameID}
+	// One stampedMsg reused: handed to interfaces, a fresh one per
+	// message would escape to the heap.
+	s := &a.cur
+	*s = stampedMsg{m: m, topic: ts, stamp: h.Stamp.Nanoseconds(), frame: h.FrameID}
 	ts.count++
 	if !ts.ready {
 		if ts.targets == nil {
@@ -353,9 +357,9 @@ func (a *analyzer) onStamped(m *bagread.Message, ts *topicState, x *decoded) {
 		ts.ready = true
 	}
 	for _, h := range a.stampedHooks {
-		h.onStamped(a, &s)
+		h.onStamped(a, s)
 	}
-	a.rows.onStamped(a, &s)
+	a.rows.onStamped(a, s)
 }
 
 // progress estimates bytes read: exact for MCAP (Position is a byte offset),
