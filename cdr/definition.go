@@ -41,7 +41,11 @@ func (f FirstField) stampInfo() StampInfo {
 	case f.Type == "":
 		return StampInfo{Known: true, Reason: ReasonDefUnstamped + " (it has no fields)"}
 	case !f.IsHeader():
-		return StampInfo{Known: true, Reason: ReasonDefUnstamped + " (first field: " + f.Type + " " + f.Name + ")"}
+		arr := ""
+		if f.Array {
+			arr = "[]"
+		}
+		return StampInfo{Known: true, Reason: ReasonDefUnstamped + " (first field: " + f.Type + arr + " " + f.Name + ")"}
 	case f.Array:
 		return StampInfo{Known: true, Reason: ReasonDefUnstamped + " (first field is an array of headers: " + f.Name + ")"}
 	case f.HeaderProblem != "":
@@ -223,19 +227,18 @@ func checkMsgHeader(blocks []defBlock, bare bool) string {
 			tm = b
 		}
 	}
-	if hdr == nil {
-		if bare {
-			return "the bare type Header is not qualified and the definition carries no std_msgs/Header"
+	if hdr == nil && bare {
+		return "the bare type Header is not qualified and the definition carries no std_msgs/Header"
+	}
+	if hdr != nil {
+		fs, err := msgFields(hdr.text, 2)
+		if err != nil {
+			return "its std_msgs/Header definition does not parse (" + err.Error() + ")"
 		}
-		return ""
-	}
-	fs, err := msgFields(hdr.text, 2)
-	if err != nil {
-		return "its std_msgs/Header definition does not parse (" + err.Error() + ")"
-	}
-	if len(fs) < 2 || fs[0].name != "stamp" || fs[0].array || !isTimeType(fs[0].typ) ||
-		fs[1].name != "frame_id" || fs[1].typ != "string" || fs[1].array {
-		return "its std_msgs/Header is not ROS 2's `builtin_interfaces/Time stamp`, `string frame_id`" + ros1Hint(fs)
+		if len(fs) < 2 || fs[0].name != "stamp" || fs[0].array || !isTimeType(fs[0].typ) ||
+			fs[1].name != "frame_id" || fs[1].typ != "string" || fs[1].array {
+			return "its std_msgs/Header is not ROS 2's `builtin_interfaces/Time stamp`, `string frame_id`" + ros1Hint(fs)
+		}
 	}
 	if tm != nil {
 		ts, err := msgFields(tm.text, 2)

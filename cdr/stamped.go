@@ -32,11 +32,26 @@ const (
 // at message bytes. A definition that cannot be parsed gives Known false
 // and a Reason starting "definition does not parse: ".
 func LookupStamped(typ, defEncoding, def string) StampInfo {
+	if si, ok := generatedType(typ); ok {
+		return si
+	}
 	if stamped, ok := knownTypes[tableKey(typ)]; ok {
 		if stamped {
 			return StampInfo{Stamped: true, Known: true, Reason: ReasonKnownStamped}
 		}
 		return StampInfo{Known: true, Reason: ReasonKnownUnstamped}
+	}
+	if strings.TrimSpace(def) == "" {
+		return StampInfo{Reason: ReasonNoDefinition}
+	}
+	return StampedFromDefinition(typ, defEncoding, def)
+}
+
+// StampedFromDefinition decides from the bag's definition alone (no
+// built-in table): what LookupStamped answers for a type it does not know.
+func StampedFromDefinition(typ, defEncoding, def string) StampInfo {
+	if si, ok := generatedType(typ); ok {
+		return si
 	}
 	if strings.TrimSpace(def) == "" {
 		return StampInfo{Reason: ReasonNoDefinition}
@@ -55,6 +70,23 @@ func LookupStamped(typ, defEncoding, def string) StampInfo {
 		return StampInfo{Reason: ReasonDefinitionInvalid + ": " + err.Error()}
 	}
 	return f.stampInfo()
+}
+
+// generatedType answers for the types rosidl generates for services and
+// actions, whose bag definition is the .srv/.action text rather than the
+// generated message's fields: a service event (Jazzy service
+// introspection, "pkg/srv/X_Event") starts with
+// service_msgs/ServiceEventInfo info, an action feedback message
+// ("pkg/action/X_FeedbackMessage") with unique_identifier_msgs/UUID
+// goal_id; neither has a header.
+func generatedType(typ string) (StampInfo, bool) {
+	switch {
+	case strings.Contains(typ, "/srv/") && strings.HasSuffix(typ, "_Event"):
+		return StampInfo{Known: true, Reason: ReasonKnownUnstamped + " (service event: service_msgs/ServiceEventInfo info first)"}, true
+	case strings.Contains(typ, "/action/") && strings.HasSuffix(typ, "_FeedbackMessage"):
+		return StampInfo{Known: true, Reason: ReasonKnownUnstamped + " (action feedback: unique_identifier_msgs/UUID goal_id first)"}, true
+	}
+	return StampInfo{}, false
 }
 
 // tableKey turns "pkg/msg/Type" into "pkg/Type"; other names are kept.
@@ -108,7 +140,8 @@ var knownTypes = func() map[string]bool {
 	add(false, "tf2_msgs", `TFMessage TF2Error`)
 	add(false, "rcl_interfaces", `Log ParameterEvent`)
 	add(false, "rosgraph_msgs", `Clock`)
-	add(false, "rosbag2_interfaces", `WriteSplitEvent`) // string closed_file first
+	add(false, "action_msgs", `GoalStatusArray GoalStatus GoalInfo`) // status_list / goal_info / goal_id first
+	add(false, "rosbag2_interfaces", `WriteSplitEvent`)              // string closed_file first
 	add(true, "vision_msgs", `Detection2D Detection2DArray Detection3D Detection3DArray BoundingBox2DArray
 		BoundingBox3DArray Classification LabelInfo VisionInfo`)
 	add(false, "vision_msgs", `BoundingBox2D BoundingBox3D ObjectHypothesis ObjectHypothesisWithPose Point2D

@@ -178,3 +178,49 @@ func FuzzLookupStamped(f *testing.F) {
 		}
 	})
 }
+
+// TestMalformedDefinitions: a definition that cannot be read never
+// panics and is reported as not analysed with the parse error.
+func TestMalformedDefinitions(t *testing.T) {
+	const bad = ReasonDefinitionInvalid + ": "
+	for _, tc := range []struct {
+		enc, def string
+		reason   string // prefix; "" = must be decided
+		stamped  bool
+	}{
+		{"ros2msg", "\x00\xff\xfe garbage", bad, false},
+		{"ros2msg", "int8[<=x] a", bad, false},
+		{"ros2msg", "int8[3 a", bad, false},
+		{"ros2msg", "string<= a", bad, false},
+		{"ros2msg", "int8 1abc", bad, false},
+		{"ros2msg", "a/b/c/d x", bad, false},
+		{"ros2msg", "---\nint8 a", bad, false},
+		{"ros2msg", "std_msgs/Header header\n" + strings.Repeat("=", 80) + "\nMSG: std_msgs/Header\nbuiltin_interfaces/Time\n", "definition in the bag starts with std_msgs/Header header, but its std_msgs/Header definition does not parse", false},
+		{"ros2msg", "std_msgs/Header header\n" + strings.Repeat("=", 80) + "\nMSG: std_msgs/Header\nuint32 seq\ntime stamp\nstring frame_id", "definition in the bag starts with std_msgs/Header header, but its std_msgs/Header is not ROS 2's `builtin_interfaces/Time stamp`, `string frame_id` (ROS 1 layout", false},
+		{"ros2msg", "std_msgs/Header header\n" + strings.Repeat("=", 80) + "\nMSG: builtin_interfaces/Time\nint64 nanoseconds", "definition in the bag starts with std_msgs/Header header, but its builtin_interfaces/Time is not", false},
+		{"ros2msg", "Header header\n" + strings.Repeat("=", 80) + "\nMSG: std_msgs/Header\nbuiltin_interfaces/Time stamp\nstring frame_id", "", true},
+		{"ros2msg", strings.Repeat("=", 80) + "\nMSG: std_msgs/Header\nbuiltin_interfaces/Time stamp\nstring frame_id", "", false},
+		{"ros2msg", "\r\n# windows line ends\r\nstd_msgs/msg/Header header\r\nint8 a\r\n", "", true},
+		{"ros2idl", "struct T {", bad, false},
+		{"ros2idl", "struct T { @verbatim (text=\"x\" std_msgs::msg::Header header; };", bad, false},
+		{"ros2idl", "/* never closed", bad, false},
+		{"ros2idl", "struct T { string s = \"never closed; };", bad, false},
+		{"ros2idl", "module m { };", bad, false},
+		{"ros2idl", "struct T { ; };", bad, false},
+		{"ros2idl", "struct T { int32 1x; };", bad, false},
+		{"ros2idl", "struct T { };", "", false},
+		{"ros2idl", "struct T { double d[3]; };", "", false},
+		{"ros2idl", "// c\nstruct T { std_msgs::msg::Header header; int8 a; };", "", true},
+		{"ros2idl", strings.Repeat("=", 80) + "\nIDL: p/msg/T\nstruct T { std_msgs::msg::Header header; };\n" + strings.Repeat("=", 80) +
+			"\nIDL: std_msgs/msg/Header\nstruct Header { uint32 seq; builtin_interfaces::msg::Time stamp; string frame_id; };",
+			"definition in the bag starts with std_msgs::msg::Header header, but its std_msgs/Header is not ROS 2's", false},
+	} {
+		got := LookupStamped("p/msg/T", tc.enc, tc.def)
+		switch {
+		case tc.reason == "" && (!got.Known || got.Stamped != tc.stamped):
+			t.Errorf("%s %.40q: %+v, want decided stamped=%v", tc.enc, tc.def, got, tc.stamped)
+		case tc.reason != "" && (got.Known || got.Stamped || !strings.HasPrefix(got.Reason, tc.reason)):
+			t.Errorf("%s %.40q: %+v, want not analysed: %q...", tc.enc, tc.def, got, tc.reason)
+		}
+	}
+}
