@@ -79,7 +79,15 @@ func findPeer(t *testing.T) (dump, why string) {
 	dir := filepath.Join(base, "js-"+hex.EncodeToString(sum[:8]))
 	marker := filepath.Join(dir, "node_modules", "better-sqlite3", "build", "Release", "better_sqlite3.node")
 	if _, err := os.Stat(marker); err != nil {
-		installPeer(t, src, base, dir)
+		// One install at a time: concurrent test processes (several
+		// packages, several checkouts) wait for the first instead of
+		// each compiling better-sqlite3, which on a loaded 2-core machine
+		// made every install outlast the test timeout.
+		unlock := lockPeerInstall(t, base)
+		if _, err := os.Stat(marker); err != nil {
+			installPeer(t, src, base, dir)
+		}
+		unlock()
 	}
 	// Refresh the scripts (cheap) so changed scripts are always used; ours
 	// (testdata/dumplog.mjs) goes beside them to find node_modules.
