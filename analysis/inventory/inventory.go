@@ -1,13 +1,16 @@
 // Package inventory summarises what a bag holds, for `bagclock info`: the
-// storage facts bagread knows, plus what only decoding tells — header-stamp
-// ranges beside record-time ranges, the /clock range, rates and the number
-// of undecodable messages per topic.
+// storage facts bagread knows, plus what only reading tells — the
+// record-time range of every topic, header-stamp ranges and frame ids of
+// every stamped topic (any type whose first field is std_msgs/Header, see
+// analysis/topics), the /clock range, rates and the number of undecodable
+// messages per topic.
 package inventory
 
 import (
 	"fmt"
 	"sort"
 
+	"github.com/bagclock/bagclock/analysis/topics"
 	"github.com/bagclock/bagclock/bagread"
 	"github.com/bagclock/bagclock/cdr"
 )
@@ -37,12 +40,19 @@ type Topic struct {
 	MetadataCount       int64                `json:"metadata_count"`
 	QoS                 []bagread.QoSProfile `json:"qos,omitempty"`
 	OfferedQoS          string               `json:"offered_qos_profiles,omitempty"`
-	// Decoded is true for the types bagclock decodes (LaserScan,
-	// TFMessage, Clock); only those have the fields below filled.
+	// Role is the topic's role for bagclock (analysis/topics: "tf",
+	// "stamped", "not_analysed", ...); Stamped and StampReason say whether
+	// its messages start with std_msgs/Header, and how that was decided.
+	Role        string `json:"role"`
+	Stamped     bool   `json:"stamped"`
+	StampReason string `json:"stamp_reason,omitempty"`
+	// Decoded is true for the types whose stamps bagclock reads
+	// (TFMessage, Clock and every stamped type); only those have
+	// HeaderStamp, ZeroStamps and Frames filled.
 	Decoded bool `json:"decoded"`
-	// RecordTime is the record-time range of the decoded messages;
-	// HeaderStamp the header-stamp range (per transform for TFMessage,
-	// the clock value for Clock).
+	// RecordTime is the record-time range of the topic's messages (every
+	// topic); HeaderStamp the header-stamp range (per transform for
+	// TFMessage, the clock value for Clock).
 	RecordTime  Range `json:"record_time"`
 	HeaderStamp Range `json:"header_stamp"`
 	ZeroStamps  int   `json:"zero_stamps"`
@@ -54,8 +64,11 @@ type Topic struct {
 	// the first error's text.
 	Undecodable int    `json:"undecodable"`
 	FirstError  string `json:"first_error,omitempty"`
-	// Frames lists frame ids seen (scan frames, or parent->child links).
+	// Frames lists frame ids seen (header frame ids of stamped topics,
+	// parent->child links of TFMessage), at most 64.
 	Frames []string `json:"frames,omitempty"`
+
+	hdr cdr.Header // reused by DecodeHeaderInto so a steady frame id does not allocate
 }
 
 // Report is the whole inventory.
@@ -96,8 +109,8 @@ var decodedTypes = map[string]bool{cdr.TypeLaserScan: true, cdr.TypeTFMessage: t
 // maxFrames bounds the frame list per topic.
 const maxFrames = 64
 
-// Build reads the decoded topics of bag once (topic selection pushed down
-// to storage) and returns the inventory.
+// Build reads every message of bag once, in record order, and returns the
+// inventory. Only the header of stamped messages is decoded.
 func Build(bag *bagread.Bag) (*Report, error) {
 	rep := &Report{
 		Path:                  bag.Path,
@@ -127,24 +140,22 @@ func Build(bag *bagread.Bag) (*Report, error) {
 
 	index := map[string]*Topic{}
 	frames := map[string]map[string]bool{}
-	var selected []string
 	for _, t := range bag.Topics {
+		ti := topics.Of(t.Name, t.Type, t.DefinitionEncoding, t.Definition)
 		top := Topic{
 			Name: t.Name, Type: t.Type, SerializationFormat: t.SerializationFormat,
 			Count: t.MessageCount, MetadataCount: t.MetadataCount, QoS: t.QoS, OfferedQoS: t.OfferedQoS,
-			Decoded: decodedTypes[t.Type],
+			Role: string(ti.Role), Stamped: ti.Stamp.Stamped, StampReason: ti.Stamp.Reason,
+			Decoded: decodedTypes[t.Type] || ti.Stamp.Stamped,
 		}
 		rep.Topics = append(rep.Topics, top)
-		if top.Decoded {
-			selected = append(selected, t.Name)
-		}
 	}
 	for i := range rep.Topics {
 		index[rep.Topics[i].Name] = &rep.Topics[i]
 	}
 
-	if len(selected) > 0 {
-		it := bag.Messages(bagread.ReadOptions{Topics: selected, Order: bagread.RecordOrder})
+	if len(rep.Topics) > 0 {
+		it := bag.Messages(bagread.ReadOptions{Order: bagread.RecordOrder})
 		for it.Next() {
 			m := it.Message()
 			top := index[m.Topic]
@@ -176,7 +187,7 @@ func Build(bag *bagread.Bag) (*Report, error) {
 	for i := range rep.Topics {
 		top := &rep.Topics[i]
 		rep.Undecodable += top.Undecodable
-		if top.Decoded && top.RecordTime.Valid && top.RecordTime.MaxNS > top.RecordTime.MinNS && top.Count > 1 {
+		if top.RecordTime.Valid && top.RecordTime.MaxNS > top.RecordTime.MinNS && top.Count > 1 {
 			top.RateHz = float64(top.Count-1) / (float64(top.RecordTime.MaxNS-top.RecordTime.MinNS) / 1e9)
 		} else if durS > 0 && top.Count > 1 {
 			top.RateHz = float64(top.Count) / durS
@@ -218,15 +229,18 @@ func (t *Topic) frame(frames map[string]map[string]bool, name string) {
 }
 
 func (t *Topic) observe(m *bagread.Message, frames map[string]map[string]bool, clock *Range) error {
-	switch t.Type {
-	case cdr.TypeLaserScan:
+	// Record time is a storage fact: counted even when the payload fails.
+	t.RecordTime.add(m.LogTimeNS)
+	switch {
+	case !t.Decoded:
+	case t.Type == cdr.TypeLaserScan:
 		var h cdr.ScanHeader
 		if err := cdr.DecodeLaserScanHeaderInto(&h, m.Data); err != nil {
 			return err
 		}
 		t.stamp(h.Header.Stamp.Nanoseconds())
 		t.frame(frames, h.Header.FrameID)
-	case cdr.TypeTFMessage:
+	case t.Type == cdr.TypeTFMessage:
 		msg, err := cdr.DecodeTFMessage(m.Data)
 		if err != nil {
 			return err
@@ -235,7 +249,7 @@ func (t *Topic) observe(m *bagread.Message, frames map[string]map[string]bool, c
 			t.stamp(tr.Header.Stamp.Nanoseconds())
 			t.frame(frames, tr.Header.FrameID+"->"+tr.ChildFrameID)
 		}
-	case cdr.TypeClock:
+	case t.Type == cdr.TypeClock:
 		c, err := cdr.DecodeClock(m.Data)
 		if err != nil {
 			return err
@@ -243,7 +257,12 @@ func (t *Topic) observe(m *bagread.Message, frames map[string]map[string]bool, c
 		ns := c.Clock.Nanoseconds()
 		t.stamp(ns)
 		clock.add(ns)
+	case t.Stamped:
+		if err := cdr.DecodeHeaderInto(&t.hdr, m.Data, t.Type); err != nil {
+			return err
+		}
+		t.stamp(t.hdr.Stamp.Nanoseconds())
+		t.frame(frames, t.hdr.FrameID)
 	}
-	t.RecordTime.add(m.LogTimeNS)
 	return nil
 }

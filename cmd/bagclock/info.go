@@ -20,8 +20,9 @@ func init() {
 		short: "what a bag holds: files, topics, rates, stamp ranges, recovery",
 		long: `Prints everything 'ros2 bag info' prints (files, size, storage, duration, start,
 end, per-topic type, count, serialization format, QoS) plus what it lacks: per-topic
-rate, the header-stamp range beside the record-time range for LaserScan, TFMessage
-and Clock topics, the /clock range, how much of a crashed bag was recovered, and the
+rate, the record-time range of every topic, the header-stamp range and frame ids of
+every stamped topic (any type whose first field is std_msgs/Header: known types, or
+the bag's own definition says so) and of TFMessage and Clock topics, the /clock range, how much of a crashed bag was recovered, and the
 number of undecodable messages per topic.
 
 BAG is a bag directory (with or without metadata.yaml), or a single .db3, .mcap,
@@ -155,9 +156,9 @@ func printInfo(w io.Writer, r *inventory.Report) {
 		if t.RateApprox {
 			rate = "~" + rate
 		}
-		rec, hdr := "-", "-"
+		rec, hdr := rangeText(t.RecordTime), "-"
 		if t.Decoded {
-			rec, hdr = rangeText(t.RecordTime), rangeText(t.HeaderStamp)
+			hdr = rangeText(t.HeaderStamp)
 			if t.ZeroStamps > 0 {
 				hdr += fmt.Sprintf(" (%d zero)", t.ZeroStamps)
 			}
@@ -188,6 +189,21 @@ func printInfo(w io.Writer, r *inventory.Report) {
 				}
 			}
 			fmt.Fprintf(w, "  QoS %s: %s\n", t.Name, strings.Join(parts, "; "))
+		}
+	}
+	for _, t := range r.Topics {
+		switch {
+		case t.Stamped && len(t.Frames) > 0:
+			fs := make([]string, len(t.Frames))
+			for i, f := range t.Frames {
+				fs[i] = f
+				if f == "" {
+					fs[i] = `""`
+				}
+			}
+			fmt.Fprintf(w, "  frames %s: %s\n", t.Name, strings.Join(fs, ", "))
+		case t.Role == "not_analysed":
+			fmt.Fprintf(w, "  not analysed %s: %s\n", t.Name, t.StampReason)
 		}
 	}
 	for _, t := range r.Topics {

@@ -1,0 +1,111 @@
+package inventory
+
+import (
+	"encoding/binary"
+	"errors"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/bagclock/bagclock/bagread"
+	"github.com/bagclock/bagclock/cdr"
+	"github.com/bagclock/bagclock/internal/bagwrite"
+)
+
+// headerPayload is a stamped message whose bytes after the header are
+// filler: inventory reads only the header.
+func headerPayload(sec int32, frame string) []byte {
+	b := cdr.AppendLaserScan(nil, &cdr.LaserScan{Header: cdr.Header{Stamp: cdr.Time{Sec: sec, Nanosec: 5}, FrameID: frame}}, binary.LittleEndian)
+	return append(b, make([]byte, 64)...)
+}
+
+// TestBuildStampedTopics writes a bag with a known stamped type, an
+// unknown type, a bad payload of each kind, and checks ranges, frames,
+// roles and skipped counts in both storage formats.
+func TestBuildStampedTopics(t *testing.T) {
+	for _, storage := range []string{bagwrite.StorageMCAP, bagwrite.StorageSQLite3} {
+		t.Run(storage, func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), "bag")
+			w, err := bagwrite.Create(dir, bagwrite.Options{Storage: storage})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, tp := range [][2]string{{"/imu", "sensor_msgs/msg/Imu"}, {"/custom", "my_pkg/msg/Custom"},
+				{"robot1/odom", "nav_msgs/Odometry"}} {
+				if err := w.AddTopic(tp[0], tp[1]); err != nil {
+					t.Fatal(err)
+				}
+			}
+			const s = int64(1e9)
+			writes := []struct {
+				topic string
+				at    int64
+				data  []byte
+			}{
+				{"/imu", 10 * s, headerPayload(100, "imu_link")},
+				{"/custom", 11 * s, []byte{0, 1, 0, 0, 1, 2, 3}},
+				{"/imu", 12 * s, headerPayload(102, "imu_link")},
+				{"/imu", 13 * s, headerPayload(101, "imu_link2")},
+				{"/imu", 14 * s, headerPayload(103, "imu_link")[:10]},    // shorter than its header
+				{"/imu", 15 * s, headerPayload(104, "bad\xff\xfeframe")}, // invalid bytes
+				{"robot1/odom", 16 * s, headerPayload(0, "odom")},
+				{"/custom", 17 * s, []byte{0, 1, 0, 0}},
+			}
+			for _, wr := range writes {
+				if err := w.Write(wr.topic, wr.at, wr.at, wr.data); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := w.Close(); err != nil {
+				t.Fatal(err)
+			}
+			bag, err := bagread.Open(dir, bagread.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer bag.Close()
+			rep, err := Build(bag)
+			if err != nil {
+				t.Fatal(err)
+			}
+			by := map[string]Topic{}
+			for _, tp := range rep.Topics {
+				by[tp.Name] = tp
+			}
+			imu, custom, odom := by["/imu"], by["/custom"], by["robot1/odom"]
+			if imu.Role != "stamped" || !imu.Stamped || !imu.Decoded || imu.StampReason != cdr.ReasonKnownStamped {
+				t.Errorf("/imu: %+v", imu)
+			}
+			if imu.RecordTime != (Range{10 * s, 15 * s, true}) || imu.HeaderStamp != (Range{100*s + 5, 102*s + 5, true}) {
+				t.Errorf("/imu ranges: record %+v header %+v", imu.RecordTime, imu.HeaderStamp)
+			}
+			if strings.Join(imu.Frames, ",") != "imu_link,imu_link2" {
+				t.Errorf("/imu frames %q", imu.Frames)
+			}
+			if imu.Undecodable != 2 || !strings.Contains(imu.FirstError, "topic /imu message 3") ||
+				!strings.Contains(imu.FirstError, "unexpected EOF") {
+				t.Errorf("/imu skipped %d, first error %q", imu.Undecodable, imu.FirstError)
+			}
+			if custom.Role != "not_analysed" || custom.Decoded || custom.Stamped || custom.StampReason != cdr.ReasonNoDefinition ||
+				custom.RecordTime != (Range{11 * s, 17 * s, true}) || custom.HeaderStamp.Valid || custom.Undecodable != 0 {
+				t.Errorf("/custom: %+v", custom)
+			}
+			if odom.Role != "stamped" || odom.HeaderStamp != (Range{5, 5, true}) || strings.Join(odom.Frames, ",") != "odom" {
+				t.Errorf("robot1/odom: %+v", odom)
+			}
+			if rep.Undecodable != 2 {
+				t.Errorf("report undecodable %d", rep.Undecodable)
+			}
+		})
+	}
+}
+
+// TestBadFrameIDIsTyped: the invalid-frame error keeps its type through
+// the wrapping callers do.
+func TestBadFrameIDIsTyped(t *testing.T) {
+	var h cdr.Header
+	err := cdr.DecodeHeaderInto(&h, headerPayload(1, "a\xffb"), "sensor_msgs/msg/Imu")
+	if !errors.Is(err, cdr.ErrBadFrameID) {
+		t.Fatalf("%v", err)
+	}
+}
