@@ -102,6 +102,7 @@ func Analyze(bag *bagread.Bag, cfg Config, sink ScanSink) (*Report, error) {
 	}
 	err = a.run()
 	rep := a.finish()
+	assessDamage(rep, bag)
 	if err != nil {
 		return rep, err
 	}

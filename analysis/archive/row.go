@@ -102,13 +102,21 @@ func FromReport(row Row, rep *analysis.Report) Row {
 	row.Skipped = rep.Summary.Skipped
 	row.Findings = append([]string{}, rep.Summary.Findings...)
 	sort.Strings(row.Findings)
-	row.Problems = append([]string{}, rep.Bag.Problems...)
-	if rep.Bag.MetadataReconstructed {
-		row.Problems = append(row.Problems, "metadata.yaml missing or unusable: rebuilt from storage")
+	row.Problems = []string{}
+	if rep.Damage != nil {
+		row.Problems = append(row.Problems, rep.Damage.Notes...)
 	}
-	if len(row.Problems) > 0 || row.Skipped > 0 {
+	row.Problems = append(row.Problems, rep.Bag.Problems...)
+	switch {
+	case rep.Damage == nil:
+		// A report not made by Analyze: any problem note is damage.
+		if len(row.Problems) > 0 || row.Skipped > 0 {
+			row.Status = StatusDamaged
+		}
+	case rep.Damage.Status != analysis.DamageOK:
 		row.Status = StatusDamaged
 	}
+	// (A complete bag whose metadata.yaml was rebuilt is ok, with its note.)
 	return row
 }
 

@@ -105,6 +105,15 @@ func runAnalyze(e *env, path string, cfg analysis.Config, format, out string, fa
 		fmt.Fprintf(e.stderr, "bagclock analyze: %v\n", ue)
 		return exitUsage
 	}
+	if err == nil && rep != nil && rep.Damage != nil && rep.Damage.Status == analysis.DamageUnreadable {
+		// Nothing could be read: a failure, not a clean bill of health
+		// (a CI gate must not pass it).
+		fmt.Fprintf(e.stderr, "bagclock analyze: %s: %s\n", path, rep.Verdict.Sentence)
+		for _, n := range rep.Damage.Notes[1:] {
+			fmt.Fprintf(e.stderr, "  %s\n", n)
+		}
+		return exitFailure
+	}
 	if err == nil && file != nil {
 		err = file.Commit()
 	}
@@ -130,9 +139,6 @@ func checkSelection(bag *bagread.Bag, cfg *analysis.Config) error {
 		return err
 	}
 	cfg.ScanTopics = topics
-	if cfg.Topics, err = resolveStampedTopics(bag, cfg.Topics); err != nil {
-		return err
-	}
 	frames, err := checkFrames(bag, cfg.TargetFrames)
 	if err != nil {
 		return err

@@ -188,3 +188,21 @@ func TestAnalyzeSelectionErrors(t *testing.T) {
 		})
 	}
 }
+
+// TestAnalyzeUnreadableBag: a bag of which no message can be read is a
+// failure (exit 3) even under --fail-on, and leaves no report behind.
+func TestAnalyzeUnreadableBag(t *testing.T) {
+	dir := t.TempDir()
+	bag := filepath.Join(dir, "magic.mcap")
+	if err := os.WriteFile(bag, []byte("\x89MCAP0\r\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "r.json")
+	code, _, errOut := runCLI(t, "analyze", bag, "--fail-on", "drop,damage", "-o", out)
+	if code != exitFailure || !strings.Contains(errOut, "Unreadable bag: no message can be read") {
+		t.Errorf("exit %d: %s", code, errOut)
+	}
+	if _, err := os.Stat(out); err == nil {
+		t.Error("a report was written for an unreadable bag")
+	}
+}

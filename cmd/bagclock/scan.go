@@ -328,6 +328,11 @@ func scanOne(ctx context.Context, o scanOptions, configKey string, j bagJob, pro
 		}
 		return bagResult{row: archive.ErrorRow(row, err)}
 	}
+	if rep.Damage != nil && rep.Damage.Status == analysis.DamageUnreadable {
+		// Not one message could be read: an error row, as for a bag that
+		// does not open, so the scan's exit code says so.
+		return bagResult{row: archive.ErrorRow(row, errors.New(rep.Verdict.Sentence))}
+	}
 	row.ReportHTML = "reports/" + name + ".html"
 	row.ReportJSON = "reports/" + name + ".json"
 	return bagResult{row: archive.FromReport(row, rep)}
