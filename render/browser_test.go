@@ -38,6 +38,11 @@ type browserPage struct {
 	XSS     string   // typeof window.__xss
 	Errors  []string // console errors and uncaught exceptions
 	Shot    []byte   // full-page PNG
+	// DiffPoints counts the points drawn in the diff plot (one "M" per
+	// point in its dot paths); Overflow lists elements wider than the
+	// 1200 px window (a page that scrolls sideways).
+	DiffPoints int
+	Overflow   string
 }
 
 // loadInChromium renders r to a temporary file, opens it over file:// in a
@@ -111,6 +116,18 @@ func loadInChromium(t *testing.T, bin string, r *analysis.Report) browserPage {
 		page.XSS, err = chromedp.Run(sctx, chromedp.Evaluate[string](`typeof window.__xss`))
 	}
 	if err == nil {
+		page.DiffPoints, err = chromedp.Run(sctx, chromedp.Evaluate[int](`(function(){var n=0;
+			document.querySelectorAll("#plot-diff svg path.dots").forEach(function(p){n+=((p.getAttribute("d")||"").match(/M/g)||[]).length;});
+			return n;})()`))
+	}
+	if err == nil {
+		page.Overflow, err = chromedp.Run(sctx, chromedp.Evaluate[string](`(function(){var w=document.documentElement.clientWidth,out=[];
+			if(document.documentElement.scrollWidth>w)out.push("page "+document.documentElement.scrollWidth+"px");
+			document.querySelectorAll("body *").forEach(function(e){var r=e.getBoundingClientRect();
+				if(r.right>w+1&&!e.closest(".scroll,pre,table"))out.push(e.tagName.toLowerCase()+(e.id?"#"+e.id:"")+" right "+Math.round(r.right));});
+			return out.slice(0,5).join(", ");})()`))
+	}
+	if err == nil {
 		page.Shot, err = chromedp.Run(sctx, chromedp.FullScreenshot(100))
 	}
 	if err != nil {
@@ -158,6 +175,16 @@ func TestBrowser(t *testing.T) {
 			}
 			if len(p.Errors) > 0 {
 				t.Errorf("console errors or exceptions:\n%s", strings.Join(p.Errors, "\n"))
+			}
+			wantPts := 0
+			for _, pts := range tc.report.Series.Diff {
+				wantPts += min(len(pts), maxPointsPerSeries)
+			}
+			if p.DiffPoints != wantPts || wantPts == 0 && tc.name == "sample" {
+				t.Errorf("diff plot shows %d points, want %d (the series' points)", p.DiffPoints, wantPts)
+			}
+			if p.Overflow != "" {
+				t.Errorf("page wider than the window: %s", p.Overflow)
 			}
 			if p.XSS != "undefined" {
 				t.Errorf("a bag string ran as script: typeof window.__xss = %q", p.XSS)
