@@ -1,10 +1,16 @@
 package analysis
 
 // Config selects what Analyze looks at and which consumer it emulates. The
-// zero value analyses every LaserScan topic against odom (or the root of the
-// scan frame's tree) as RViz would, with tf2's defaults.
+// zero value analyses every sensor topic (LaserScan, PointCloud2, Image,
+// Imu, Range, Odometry, ...: see sensortypes.go) against odom (or the root
+// of the sensor frame's tree) as RViz would, with tf2's defaults.
 type Config struct {
-	// ScanTopics lists LaserScan topics; nil means every LaserScan topic.
+	// Topics lists the topics to analyse: any type whose messages start
+	// with std_msgs/Header. With ScanTopics nil too, every sensor topic is
+	// analysed.
+	Topics []string
+	// ScanTopics lists LaserScan topics to analyse (the older --scan-topic;
+	// joined with Topics).
 	ScanTopics []string
 	// TargetFrames; nil means odom when the tree has it, else the root of
 	// the scan frame's tree.

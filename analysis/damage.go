@@ -184,15 +184,6 @@ func nonNil(s []string) []string {
 	return s
 }
 
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
-
 // fileList names up to three files and counts the rest.
 func fileList(files []string) string {
 	if len(files) <= 3 {

@@ -19,16 +19,17 @@ var aheadBatchSize = 1024
 const aheadBatches = 4 // batches in flight: bounds memory, lets both sides run
 
 // decoded is one message read ahead of the analysis. The reading side is
-// the busier one, so it decodes only what is cheap or must be: scan headers
-// (their arrays are most of a bag's bytes and are never copied) and /clock.
-// /tf and /rosout bytes are copied into msg.Data (reusing the slot's
-// buffer) and decoded by the analysis.
+// the busier one, so it decodes only what is cheap or must be: headers of
+// the analysed topics (their arrays are most of a bag's bytes and are never
+// copied) and /clock. tf and raw-hook bytes are copied into msg.Data
+// (reusing the slot's buffer) and decoded by the analysis.
 type decoded struct {
 	msg   bagread.Message
 	topic *topicState // nil for a topic the replay does not read
 	err   error       // decode error; msg.Err holds a read error
 	clock int64
-	scan  cdr.ScanHeader
+	scan  cdr.ScanHeader // LaserScan topics: validated whole
+	hdr   cdr.Header     // every analysed topic
 	raw   []byte
 }
 
@@ -110,7 +111,12 @@ func decodeOne(x *decoded, m *bagread.Message, ts *topicState, own bool) {
 	case roleClock:
 		x.clock, x.err = decodeClockNS(m.Data)
 	case roleStamped:
-		x.err = cdr.DecodeLaserScanHeaderInto(&x.scan, m.Data)
+		if ts.laser {
+			x.err = cdr.DecodeLaserScanHeaderInto(&x.scan, m.Data)
+			x.hdr = x.scan.Header
+		} else {
+			x.err = cdr.DecodeHeaderInto(&x.hdr, m.Data, ts.typ)
+		}
 	default:
 		x.msg.Data = m.Data
 		if own {

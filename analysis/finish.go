@@ -36,10 +36,42 @@ func (a *analyzer) finish() *Report {
 		s.Skipped += sk.Count
 	}
 	sort.Slice(r.Skipped, func(i, j int) bool { return r.Skipped[i].Topic < r.Skipped[j].Topic })
+	r.Topics = a.topicSummaries()
 	s.Findings = a.findings()
 	r.Verdict = a.verdict()
 	s.Verdict = r.Verdict.Sentence
 	return r
+}
+
+// topicSummaries lists the topics read (roles, analysed) and those left
+// out with the reason.
+func (a *analyzer) topicSummaries() []TopicSummary {
+	names := map[topicRole]string{roleTF: "tf", roleTFStatic: "tf_static", roleClock: "clock",
+		roleRosout: "rosout", roleParamEvents: "parameter_events", roleStamped: TopicAnalysed}
+	out := []TopicSummary{}
+	for _, ts := range a.topics.list {
+		t := TopicSummary{Topic: ts.name, Type: ts.typ, Role: names[ts.role], Messages: int(ts.messages)}
+		if ts.role == roleStamped {
+			t.Messages, t.Consumer, t.NoFrame = ts.count, ts.preset, ts.noFrame
+		}
+		out = append(out, t)
+	}
+	named := a.cfg.Topics != nil || a.cfg.ScanTopics != nil
+	for _, ti := range a.notAnalysed {
+		t := TopicSummary{Topic: ti.Name, Type: ti.Type, Role: TopicNotAnalysed, Reason: ti.Stamp.Reason}
+		if bt := a.bag.Topic(ti.Name); bt != nil {
+			t.Messages = int(bt.MessageCount)
+		}
+		if ti.Stamp.Stamped {
+			t.Reason = "stamped, but not a sensor type: name it with --topic to analyse it"
+			if named {
+				t.Reason = "stamped, not selected"
+			}
+		}
+		out = append(out, t)
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Topic < out[j].Topic })
+	return out
 }
 
 func absI(v int64) int64 {
@@ -59,6 +91,9 @@ func (a *analyzer) findings() []string {
 		if len(k) > 8 && k[:8] == "dropped_" {
 			drops += v
 		}
+	}
+	for _, p := range r.Pairs {
+		drops -= p.StartupDrops
 	}
 	if drops > 0 {
 		f = append(f, "drop")

@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strings"
 
 	"github.com/bagclock/bagclock/analysis/msgfilter"
+	"github.com/bagclock/bagclock/analysis/topics"
 	"github.com/bagclock/bagclock/bagread"
 	"github.com/bagclock/bagclock/cdr"
 )
@@ -50,6 +52,9 @@ type analyzer struct {
 	cur     stampedMsg // the message onStamped hands out
 	rep     Report
 	skipped map[string]*Skipped
+	// notAnalysed lists stamped topics left out and topics whose type
+	// bagclock cannot read, for Report.Topics.
+	notAnalysed []topics.TopicInfo
 	// scans counts decoded messages of the analysed topics; msgs every
 	// message the replay saw.
 	scans int
@@ -105,6 +110,7 @@ func newAnalyzer(bag *bagread.Bag, cfg Config, sink ScanSink) (*analyzer, error)
 	a.clock = newClockState(a.spanS)
 	a.rows = newRowsState(a.spanS)
 	a.registerChecks()
+	a.readList()
 
 	r := &a.rep
 	r.Bag = BagSummary{
@@ -134,57 +140,158 @@ func newAnalyzer(bag *bagread.Bag, cfg Config, sink ScanSink) (*analyzer, error)
 }
 
 // selectTopics finds the analysed topics and the role topics (tf, static
-// tf, /clock, raw-hook roles) and fills a.topics and a.readTopics.
+// tf, /clock, /rosout, ...) by type and usual name (analysis/topics), with
+// or without a leading slash and under a namespace, and fills a.topics and
+// a.scanTopics. a.readTopics is filled once the checks are registered.
 func (a *analyzer) selectTopics() error {
 	bag, cfg := a.bag, a.cfg
-	present := map[string]bagread.Topic{}
-	for _, t := range bag.Topics {
-		present[t.Name] = t
+	infos := topics.Classify(bag)
+	byName := map[string]topics.TopicInfo{}
+	count := map[string]uint64{}
+	for i, t := range bag.Topics {
+		byName[t.Name] = infos[i]
+		count[t.Name] = t.MessageCount
 	}
-	if cfg.ScanTopics != nil {
-		for _, name := range cfg.ScanTopics {
-			t, ok := present[name]
-			if !ok {
-				return fmt.Errorf("analysis: scan topic %s is not in the bag", name)
-			}
-			if !isType(t.Type, cdr.TypeLaserScan) {
-				return fmt.Errorf("analysis: scan topic %s has type %s, not %s", name, t.Type, cdr.TypeLaserScan)
-			}
-			a.scanTopics = append(a.scanTopics, name)
+	// Analysed topics: those named (ScanTopics must be LaserScan, Topics
+	// any stamped type), else every topic of a sensor type.
+	chosen := map[string]bool{}
+	for _, name := range cfg.ScanTopics {
+		ti, ok := byName[name]
+		if !ok {
+			return fmt.Errorf("analysis: scan topic %s is not in the bag", name)
 		}
-	} else {
-		for _, t := range bag.Topics {
-			if isType(t.Type, cdr.TypeLaserScan) {
-				a.scanTopics = append(a.scanTopics, t.Name)
-			}
+		if !isType(ti.Type, cdr.TypeLaserScan) {
+			return fmt.Errorf("analysis: scan topic %s has type %s, not %s", name, ti.Type, cdr.TypeLaserScan)
 		}
+		chosen[name] = true
+	}
+	for _, name := range cfg.Topics {
+		ti, ok := byName[name]
+		if !ok {
+			return fmt.Errorf("analysis: topic %s is not in the bag", name)
+		}
+		if ti.Role != topics.Stamped {
+			return fmt.Errorf("analysis: topic %s (%s) has no header to analyse: %s", name, ti.Type, ti.Stamp.Reason)
+		}
+		chosen[name] = true
+	}
+	named := cfg.ScanTopics != nil || cfg.Topics != nil
+	for _, ti := range infos {
+		switch {
+		case named && chosen[ti.Name]:
+		case !named && ti.Role == topics.Stamped && isSensorType(ti.Type):
+		default:
+			continue
+		}
+		a.scanTopics = append(a.scanTopics, ti.Name)
 	}
 	sort.Strings(a.scanTopics)
-	for _, special := range []struct {
-		name, typ string
-		role      topicRole
-	}{
-		{topicTF, cdr.TypeTFMessage, roleTF}, {topicTFStatic, cdr.TypeTFMessage, roleTFStatic},
-		{topicClock, cdr.TypeClock, roleClock}, {topicRosout, cdr.TypeLog, roleRosout},
-	} {
-		if t, ok := present[special.name]; ok && isType(t.Type, special.typ) {
-			a.readTopics = append(a.readTopics, special.name)
-			a.topics.add(&topicState{name: special.name, typ: t.Type, role: special.role})
-			if special.role == roleClock && t.MessageCount > 0 {
-				a.hasClock = true
+
+	// One tf tree: the tf topics of one namespace, the root one first.
+	ns := tfNamespace(infos)
+	for _, role := range []topics.Role{topics.TF, topics.TFStatic} {
+		r := roleTF
+		if role == topics.TFStatic {
+			r = roleTFStatic
+		}
+		for _, ti := range topics.WithRole(infos, role) {
+			if namespaceOf(ti.Name) == ns {
+				a.topics.add(&topicState{name: ti.Name, typ: ti.Type, role: r, messages: count[ti.Name]})
 			}
 		}
 	}
-	a.readTopics = append(a.readTopics, a.scanTopics...)
+	if cl := topics.WithRole(infos, topics.Clock); len(cl) > 0 {
+		ti := cl[0]
+		a.topics.add(&topicState{name: ti.Name, typ: ti.Type, role: roleClock, messages: count[ti.Name]})
+		a.hasClock = count[ti.Name] > 0
+	}
+	for _, rr := range []struct {
+		role topics.Role
+		r    topicRole
+	}{{topics.Rosout, roleRosout}, {topics.ParameterEvents, roleParamEvents}} {
+		for _, ti := range topics.WithRole(infos, rr.role) {
+			a.topics.add(&topicState{name: ti.Name, typ: ti.Type, role: rr.r, messages: count[ti.Name]})
+		}
+	}
 	for i, name := range a.scanTopics {
-		ts := &topicState{name: name, typ: present[name].Type, role: roleStamped, id: i,
-			messages: present[name].MessageCount}
+		ti := byName[name]
+		pr := presetFor(cfg.Consumer, a.preset, ti.Type)
+		ts := &topicState{name: name, typ: ti.Type, role: roleStamped, id: i, messages: count[name],
+			preset: pr.Name, params: a.overrideParams(pr.Params), laser: isType(ti.Type, cdr.TypeLaserScan),
+			anyFrame: isSensorType(ti.Type)}
 		if len(cfg.TargetFrames) > 0 {
 			ts.targets = append([]string(nil), cfg.TargetFrames...)
 		}
 		a.topics.add(ts)
 	}
+	for _, ti := range infos {
+		if ti.Role == topics.NotAnalysed || ti.Role == topics.Stamped && a.topics.find(ti.Name) == nil {
+			a.notAnalysed = append(a.notAnalysed, ti)
+		}
+	}
 	return nil
+}
+
+// readList fills a.readTopics: the tf, clock and analysed topics, and the
+// raw-role topics some check listens to.
+func (a *analyzer) readList() {
+	for _, ts := range a.topics.list {
+		switch ts.role {
+		case roleTF, roleTFStatic, roleClock, roleStamped:
+		default:
+			if len(ts.raw) == 0 {
+				continue
+			}
+		}
+		a.readTopics = append(a.readTopics, ts.name)
+	}
+}
+
+// tfNamespace picks the namespace whose tf topics feed the buffer: the
+// root one ("/tf", "tf") when the bag has it, else the namespace with the
+// most tf messages ("/robot1" for "/robot1/tf").
+func tfNamespace(infos []topics.TopicInfo) string {
+	best, bestN, found := "", -1, false
+	n := map[string]int{}
+	for _, ti := range infos {
+		if ti.Role == topics.TF || ti.Role == topics.TFStatic {
+			n[namespaceOf(ti.Name)]++
+		}
+	}
+	for ns, c := range n {
+		if ns == "" {
+			return ""
+		}
+		if c > bestN || c == bestN && ns < best {
+			best, bestN, found = ns, c, true
+		}
+	}
+	if !found {
+		return ""
+	}
+	return best
+}
+
+// namespaceOf is a topic name without its last segment and without a
+// leading slash: "/robot1/tf" → "robot1", "/tf" and "tf" → "".
+func namespaceOf(name string) string {
+	name = strings.TrimPrefix(name, "/")
+	if i := strings.LastIndexByte(name, '/'); i >= 0 {
+		return name[:i]
+	}
+	return ""
+}
+
+// overrideParams applies the configured queue size and tolerance to a
+// preset's parameters.
+func (a *analyzer) overrideParams(p msgfilter.Params) msgfilter.Params {
+	if a.cfg.SetQueueSize {
+		p.QueueSize = a.cfg.QueueSize
+	}
+	if a.cfg.SetTolerance {
+		p.ToleranceNS = int64(math.Round(a.cfg.ToleranceS * 1e9))
+	}
+	return p
 }
 
 // x is record time in seconds since the bag start (the plots' x axis).
@@ -344,12 +451,18 @@ func (a *analyzer) onStamped(m *bagread.Message, ts *topicState, x *decoded) {
 		return
 	}
 	a.scans++
-	h := &x.scan.Header
+	h := &x.hdr
 	// One stampedMsg reused: handed to interfaces, a fresh one per
 	// message would escape to the heap.
 	s := &a.cur
 	*s = stampedMsg{m: m, topic: ts, stamp: h.Stamp.Nanoseconds(), frame: h.FrameID}
 	ts.count++
+	if s.frame == "" && s.stamp == 0 {
+		// A header never filled in (default-constructed): no time, no
+		// frame, nothing to check.
+		ts.noFrame++
+		return
+	}
 	if !ts.ready {
 		if ts.targets == nil {
 			ts.targets = a.tf.decideTargets(s.frame)
@@ -358,6 +471,11 @@ func (a *analyzer) onStamped(m *bagread.Message, ts *topicState, x *decoded) {
 	}
 	for _, h := range a.stampedHooks {
 		h.onStamped(a, s)
+	}
+	if s.frame == "" && !ts.anyFrame {
+		// No frame: nothing a consumer could transform.
+		ts.noFrame++
+		return
 	}
 	a.rows.onStamped(a, s)
 }

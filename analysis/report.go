@@ -24,10 +24,13 @@ const (
 	NoTransform        Class = "no_transform"
 )
 
-// ScanRow is one (scan, target frame) result. Rows are streamed to a sink
+// ScanRow is one (message, target frame) result of an analysed topic (the
+// name is from the days when only LaserScan was analysed). Rows are streamed to a sink
 // while the bag is read, never collected for the whole bag.
 type ScanRow struct {
-	Topic       string `json:"topic"`
+	Topic string `json:"topic"`
+	// Type is the topic's message type (sensor_msgs/msg/LaserScan, ...).
+	Type        string `json:"type"`
 	ScanIndex   uint64 `json:"scan_index"`
 	LogTimeNS   int64  `json:"log_time_ns"`
 	StampNS     int64  `json:"stamp_ns"`
@@ -253,11 +256,41 @@ type Report struct {
 	Pairs []PairSummary `json:"pairs"`
 	// Counts of items found, beyond the kept lists' bounds.
 	Counts Counts `json:"counts"`
+	// Topics lists the topics the analysis read or left out, with why.
+	Topics []TopicSummary `json:"topics"`
+}
+
+// Topic roles in TopicSummary.Role.
+const (
+	TopicAnalysed    = "analysed"     // per-message rows (stamped sensor topic or --topic)
+	TopicNotAnalysed = "not_analysed" // stamped but left out, or of a type bagclock cannot read
+)
+
+// TopicSummary is one topic as the analysis saw it: a role topic (tf,
+// tf_static, clock, rosout, parameter_events), an analysed one, or one
+// left out with the reason.
+type TopicSummary struct {
+	Topic string `json:"topic"`
+	Type  string `json:"type"`
+	Role  string `json:"role"`
+	// Messages decoded (analysed topics) or recorded (the others, from
+	// storage).
+	Messages int `json:"messages"`
+	// Consumer is the MessageFilter preset emulated for an analysed topic.
+	Consumer string `json:"consumer,omitempty"`
+	// NoFrame counts messages with an empty frame_id, which get no rows
+	// (types other than the sensor types only).
+	NoFrame int `json:"no_frame,omitempty"`
+	// Reason says why a topic is not analysed.
+	Reason string `json:"reason,omitempty"`
 }
 
 // PairSummary is one (scan topic, target frame) pair across the bag.
 type PairSummary struct {
-	Topic       string         `json:"topic"`
+	Topic string `json:"topic"`
+	// Type is the topic's message type; Consumer the preset emulated.
+	Type        string         `json:"type"`
+	Consumer    string         `json:"consumer"`
 	TargetFrame string         `json:"target_frame"`
 	FrameID     string         `json:"frame_id"`
 	Classes     map[string]int `json:"classes"`
@@ -268,6 +301,10 @@ type PairSummary struct {
 	MaxDiffS    float64 `json:"max_diff_s"`
 	// Stalest is the link most often stalest: "parent->child on topic".
 	Stalest string `json:"stalest,omitempty"`
+	// StartupDrops counts drops of messages stamped before the first
+	// transform on their path (the sensor started before the tf tree):
+	// kept in Filter, left out of the "drop" finding.
+	StartupDrops int `json:"startup_drops"`
 }
 
 // Counts are totals; the lists in Report keep at most a bounded number.

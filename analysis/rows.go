@@ -35,11 +35,19 @@ func newRowsState(spanS float64) *rowsState {
 // pairStats summarises one (topic, target) pair for the verdict.
 type pairStats struct {
 	topic, target, frame string
-	classes              map[Class]int
-	outcomes             map[string]int
-	diff                 reservoir
-	stalest              map[string]int // "parent->child on topic" → count
-	series               *downsampler
+	typ, preset          string // message type, consumer preset emulated
+	queue                int    // its queue size
+	// pathSeen: a row of this pair found a path to the target. Drops of
+	// rows without a path before that are start-up drops (the sensor
+	// started before the tree was published), excluded from findings
+	// when the path did appear.
+	pathSeen     bool
+	startupDrops int
+	classes      map[Class]int
+	outcomes     map[string]int
+	diff         reservoir
+	stalest      map[string]int // "parent->child on topic" → count
+	series       *downsampler
 	// The key of the last stalest link, so that a run of messages with the
 	// same stalest link builds it once.
 	lastStalest [3]string
@@ -61,6 +69,7 @@ type filterState struct {
 	f       *msgfilter.Filter
 	rows    []*ScanRow // undecided or not yet emitted rows, oldest first
 	decided []bool
+	startup []bool // row had no path before the pair's first path
 	base    uint64 // key of rows[0]
 	next    uint64
 }
@@ -87,6 +96,7 @@ func (rs *rowsState) onStamped(a *analyzer, s *stampedMsg) {
 	for _, fs := range fss {
 		row := rs.newRow()
 		row.Topic = m.Topic
+		row.Type = s.topic.typ
 		row.ScanIndex = m.Index
 		row.LogTimeNS = m.LogTimeNS
 		row.StampNS = stamp
@@ -102,8 +112,12 @@ func (rs *rowsState) onStamped(a *analyzer, s *stampedMsg) {
 			p.series.add(x, row.DiffS)
 			p.stalest[p.stalestKey(row.StalestParent, row.StalestChild, row.StalestTopic)]++
 		}
+		if row.Class != NoTransform {
+			p.pathSeen = true
+		}
 		fs.rows = append(fs.rows, row)
 		fs.decided = append(fs.decided, false)
+		fs.startup = append(fs.startup, row.Class == NoTransform && !p.pathSeen)
 		key := fs.next
 		fs.next++
 		fs.f.Add(msgfilter.Msg{Key: key, FrameID: frame, StampNS: stamp, ArrivalNS: m.LogTimeNS})
@@ -122,12 +136,12 @@ func (rs *rowsState) topicFilters(a *analyzer, ts *topicState, frame string) []*
 	}
 	var fss []*filterState
 	for _, tg := range ts.targets {
-		p := &pairStats{topic: ts.name, target: tg, frame: strings.TrimPrefix(frame, "/"),
+		p := &pairStats{topic: ts.name, typ: ts.typ, preset: ts.preset, queue: ts.params.QueueSize, target: tg, frame: strings.TrimPrefix(frame, "/"),
 			classes: map[Class]int{}, outcomes: map[string]int{}, stalest: map[string]int{},
 			series: newDownsampler(rs.spanS)}
 		a.pairs = append(a.pairs, p)
 		fs := &filterState{pair: p}
-		fs.f = a.tf.group.NewFilter([]string{tg}, a.params, fs.onResult(a))
+		fs.f = a.tf.group.NewFilter([]string{tg}, ts.params, fs.onResult(a))
 		fss = append(fss, fs)
 	}
 	if fss == nil {
@@ -222,6 +236,9 @@ func (fs *filterState) onResult(a *analyzer) func(msgfilter.Result) {
 		row.FilterWaitNS = r.WaitNS
 		row.FilterWaitTF = r.WaitTFMessages
 		fs.decided[i] = true
+		if fs.startup[i] && strings.HasPrefix(row.FilterOutcome, "dropped_") {
+			fs.pair.startupDrops++
+		}
 		if r.LogLine != "" && len(rs.predicted) < maxPredictedKept {
 			rs.predicted[dropKey(r.LogLine)] = true
 		}
@@ -248,11 +265,13 @@ func (rs *rowsState) flush(a *analyzer, fs *filterState) {
 	}
 	copy(fs.rows, fs.rows[n:])
 	copy(fs.decided, fs.decided[n:])
+	copy(fs.startup, fs.startup[n:])
 	for i := len(fs.rows) - n; i < len(fs.rows); i++ {
 		fs.rows[i] = nil
 	}
 	fs.rows = fs.rows[:len(fs.rows)-n]
 	fs.decided = fs.decided[:len(fs.decided)-n]
+	fs.startup = fs.startup[:len(fs.startup)-n]
 	fs.base += uint64(n)
 }
 
@@ -301,7 +320,10 @@ func (rs *rowsState) finish(a *analyzer) {
 	r.Series.Outcomes = rs.outcomes.points()
 	r.Pairs = []PairSummary{}
 	for _, p := range a.pairs {
-		ps := PairSummary{Topic: p.topic, TargetFrame: p.target, FrameID: p.frame,
+		if !p.pathSeen {
+			p.startupDrops = 0 // never connected: not a start-up effect
+		}
+		ps := PairSummary{Topic: p.topic, Type: p.typ, Consumer: p.preset, TargetFrame: p.target, FrameID: p.frame,
 			Classes: map[string]int{}, Filter: map[string]int{}}
 		for k, v := range p.classes {
 			ps.Classes[string(k)] = v
@@ -309,6 +331,7 @@ func (rs *rowsState) finish(a *analyzer) {
 		for k, v := range p.outcomes {
 			ps.Filter[k] = v
 		}
+		ps.StartupDrops = p.startupDrops
 		if p.diff.n > 0 {
 			ps.MedianDiffS, ps.MinDiffS, ps.MaxDiffS = p.diff.median(), p.diff.min, p.diff.max
 		}

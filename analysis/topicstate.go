@@ -1,17 +1,21 @@
 package analysis
 
-import "github.com/bagclock/bagclock/bagread"
+import (
+	"github.com/bagclock/bagclock/analysis/msgfilter"
+	"github.com/bagclock/bagclock/bagread"
+)
 
 // topicRole says what the replay does with a topic's messages.
 type topicRole uint8
 
 const (
-	roleNone     topicRole = iota
-	roleTF                 // tf2_msgs/TFMessage on tf: dynamic transforms
-	roleTFStatic           // tf2_msgs/TFMessage on tf_static
-	roleClock              // rosgraph_msgs/Clock
-	roleRosout             // rcl_interfaces/Log
-	roleStamped            // an analysed topic: header decoded, rows made
+	roleNone        topicRole = iota
+	roleTF                    // tf2_msgs/TFMessage on tf: dynamic transforms
+	roleTFStatic              // tf2_msgs/TFMessage on tf_static
+	roleClock                 // rosgraph_msgs/Clock
+	roleRosout                // rcl_interfaces/Log
+	roleStamped               // an analysed topic: header decoded, rows made
+	roleParamEvents           // rcl_interfaces/ParameterEvent
 )
 
 // topicState is one topic the replay reads. Checks keep their per-topic
@@ -24,6 +28,18 @@ type topicState struct {
 	messages  uint64 // count from storage (0 when unknown or empty)
 	// raw lists the raw hooks of this topic's role.
 	raw []rawHook
+
+	// Analysed topics: the consumer preset emulated and its parameters
+	// (with the configured overrides); laser: a LaserScan (decoded and
+	// checked whole, as before); anyFrame: a sensor type, whose messages
+	// get rows even with an empty frame_id (a consumer drops them: that
+	// is a finding), while other stamped types named by --topic get rows
+	// only for messages with a frame id.
+	preset   string
+	params   msgfilter.Params
+	laser    bool
+	anyFrame bool
+	noFrame  int // messages without a frame id and therefore without rows
 
 	// Analysed topics: messages decoded so far, and the target frames,
 	// decided at the first message (or fixed by Config.TargetFrames).

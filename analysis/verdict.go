@@ -16,10 +16,10 @@ const tf2EchoNote = "(tf2_echo prints the stamp as sec.nanosec without zero-padd
 func (a *analyzer) verdict() Verdict {
 	r := &a.rep
 	v := Verdict{Evidence: []string{}, Commands: []string{}}
-	if a.scans == 0 {
-		v.Sentence = "No LaserScan messages in this bag: there is nothing to check per scan."
+	if a.scans == 0 || len(a.pairs) == 0 {
+		v.Sentence = "No sensor messages (LaserScan, PointCloud2, Image, Imu, Range, Odometry, ...) in this bag: there is nothing to check per message."
 		if len(a.scanTopics) > 0 {
-			v.Sentence = fmt.Sprintf("The LaserScan topic %s has no messages in this bag (often a QoS mismatch while recording): there is nothing to check per scan.", strings.Join(a.scanTopics, ", "))
+			v.Sentence = fmt.Sprintf("The topic %s has no messages with a frame id in this bag (often a QoS mismatch while recording): there is nothing to check per message.", strings.Join(a.scanTopics, ", "))
 		}
 		a.jumpEvidence(&v)
 		return v
@@ -31,6 +31,9 @@ func (a *analyzer) verdict() Verdict {
 	bestN := 0
 	for _, c := range order {
 		for _, p := range a.pairs {
+			if p.identity() {
+				continue
+			}
 			total := 0
 			for _, n := range p.classes {
 				total += n
@@ -46,7 +49,18 @@ func (a *analyzer) verdict() Verdict {
 		}
 	}
 	if best == nil {
-		best = a.pairs[0]
+		for _, p := range a.pairs {
+			if !p.identity() {
+				best = p
+				break
+			}
+		}
+		if best == nil {
+			p := a.pairs[0]
+			v.Sentence = fmt.Sprintf("%s is in the target frame '%s' already (frame_id '%s'): no transform to check; choose another target (--target-frame).", p.topic, p.target, p.frame)
+			a.jumpEvidence(&v)
+			return v
+		}
 		bestN = best.classes[SameClock]
 	}
 	ps := a.pairSummary(best)
@@ -61,19 +75,23 @@ func (a *analyzer) verdict() Verdict {
 			drops += n
 		}
 	}
+	if best.pathSeen {
+		drops -= best.startupDrops
+	}
 	total := 0
 	for _, n := range best.classes {
 		total += n
 	}
-	v.Evidence = append(v.Evidence, fmt.Sprintf("%s → %s: %d of %d scans are %s; median diff (scan stamp − latest %s) %s, range %s .. %s.",
-		topic, target, bestN, total, bestClass, ps.Stalest, fmtS(ps.MedianDiffS), fmtS(ps.MinDiffS), fmtS(ps.MaxDiffS)))
+	unit := unitOf(best.typ)
+	v.Evidence = append(v.Evidence, fmt.Sprintf("%s → %s: %d of %d %s are %s; median diff (%s stamp − latest %s) %s, range %s .. %s.",
+		topic, target, bestN, total, unit, bestClass, strings.TrimSuffix(unit, "s"), ps.Stalest, fmtS(ps.MedianDiffS), fmtS(ps.MinDiffS), fmtS(ps.MaxDiffS)))
 	if len(best.outcomes) > 0 {
-		v.Evidence = append(v.Evidence, fmt.Sprintf("%s filter (queue %d, cache %.0f s): %s.", r.Settings.Consumer,
-			r.Settings.QueueSize, r.Settings.CacheTimeS, countsText(best.outcomes)))
+		v.Evidence = append(v.Evidence, fmt.Sprintf("%s filter (queue %d, cache %.0f s): %s.", ps.Consumer,
+			best.queue, r.Settings.CacheTimeS, countsText(best.outcomes)))
 	}
 	switch bestClass {
 	case LaserOnSystemClock:
-		v.Sentence = fmt.Sprintf("The laser driver publishes %s with system time while tf follows %s: set use_sim_time:=true on the node publishing %s.", topic, clockName, topic)
+		v.Sentence = fmt.Sprintf("The %s publishes %s with system time while tf follows %s: set use_sim_time:=true on the node publishing %s.", publisherNoun(best.typ), topic, clockName, topic)
 		v.Evidence = append(v.Evidence, "A scan stamped ~1.79e9 s ahead of tf waits for a transform that never comes; the filter drops it when the queue is full (\"discarding message because the queue is full\").")
 		v.Commands = append(v.Commands, "ros2 param get /<laser_driver_node> use_sim_time")
 	case TFOnSystemClock:
@@ -83,7 +101,7 @@ func (a *analyzer) verdict() Verdict {
 		v.Commands = append(v.Commands, "ros2 param get /robot_state_publisher use_sim_time")
 	case ZeroStamp:
 		z := r.ZeroStamp
-		v.Sentence = fmt.Sprintf("%s has %d scans stamped 0: the laser driver uses sim time but published before it received /clock; tf2 pairs those scans with the latest pose.", topic, z.Count)
+		v.Sentence = fmt.Sprintf("%s has %d %s stamped 0: the %s uses sim time but published before it received /clock; tf2 pairs those %s with the latest pose.", topic, z.Count, unitOf(best.typ), publisherNoun(best.typ), unitOf(best.typ))
 		v.Evidence = append(v.Evidence, fmt.Sprintf("%d of them arrived before the first /clock; cost (pose at the real time vs latest pose) over %d scans: median %.3f m / %.2f°, max %.3f m / %.2f°.",
 			z.BeforeFirstClock, z.Costed, z.MedianDisplacementM, z.MedianRotationDeg, z.MaxDisplacementM, z.MaxRotationDeg))
 		v.Commands = append(v.Commands, "ros2 param get /<laser_driver_node> use_sim_time")
@@ -107,12 +125,13 @@ func (a *analyzer) verdict() Verdict {
 		if back := r.Counts.BackwardJumps; back > 0 {
 			v.Sentence = fmt.Sprintf("/clock jumps back %d times (a looping bag or a simulator reset): every sim-time node clears its tf buffer each time; %s and tf are otherwise on the same clock (median %s apart).", back, topic, fmtS(ps.MedianDiffS))
 		} else if drops > 0 {
-			v.Sentence = fmt.Sprintf("%s and tf are on the same clock (%s apart), yet %d scans were dropped: not a clock problem; look at the tf tree, the frame names and the queue size.", topic, fmtS(ps.MedianDiffS), drops)
+			v.Sentence = fmt.Sprintf("%s and tf are on the same clock (%s apart), yet %d %s were dropped: not a clock problem; look at the tf tree, the frame names and the queue size.", topic, fmtS(ps.MedianDiffS), drops, unit)
 		} else {
-			v.Sentence = fmt.Sprintf("%s and tf are on the same clock (median %s apart) and no scan is dropped by the %s filter: no clock problem in this bag.", topic, fmtS(ps.MedianDiffS), r.Settings.Consumer)
+			v.Sentence = fmt.Sprintf("%s and tf are on the same clock (median %s apart) and no %s is dropped by the %s filter: no clock problem in this bag.", a.sameClockTopics(topic), fmtS(ps.MedianDiffS), strings.TrimSuffix(unit, "s"), ps.Consumer)
 		}
 	}
 	a.jumpEvidence(&v)
+	a.topicEvidence(&v)
 	for _, s := range r.Skew {
 		if s.Kind == SkewConstantOffset {
 			name := s.Topic
@@ -158,6 +177,74 @@ func (a *analyzer) pairSummary(p *pairStats) PairSummary {
 		}
 	}
 	return PairSummary{}
+}
+
+// unitOf names messages of type typ in the verdict: "scans" for
+// LaserScan (as before), "messages" otherwise.
+func unitOf(typ string) string {
+	if isType(typ, "sensor_msgs/msg/LaserScan") {
+		return "scans"
+	}
+	return "messages"
+}
+
+// sameClockTopics names the topic the verdict is about and, when other
+// analysed topics are all on tf's clock too, them ("/scan, /imu").
+func (a *analyzer) sameClockTopics(topic string) string {
+	names := []string{topic}
+	for _, p := range a.pairs {
+		if p.identity() || p.topic == topic {
+			continue
+		}
+		n, same := 0, p.classes[SameClock]
+		for _, c := range p.classes {
+			n += c
+		}
+		if 10*same < 9*n { // not (almost) all on the same clock
+			return topic
+		}
+		if !contains(names, p.topic) {
+			names = append(names, p.topic)
+		}
+	}
+	if len(names) > 4 {
+		return fmt.Sprintf("%s and %d other topics", strings.Join(names[:3], ", "), len(names)-3)
+	}
+	return strings.Join(names, ", ")
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// identity: the topic's frame is the target frame (odometry in odom):
+// there is no transform to check.
+func (p *pairStats) identity() bool { return p.frame == strings.TrimPrefix(p.target, "/") }
+
+// topicEvidence adds one line for start-up drops and one for analysed
+// topics without messages.
+func (a *analyzer) topicEvidence(v *Verdict) {
+	n := 0
+	for _, p := range a.rep.Pairs {
+		n += p.StartupDrops
+	}
+	if n > 0 {
+		v.Evidence = append(v.Evidence, fmt.Sprintf("%d message(s) stamped before the first transform on their path were dropped at start-up (the sensors started before the tf tree): harmless, not counted as drops.", n))
+	}
+	var empty []string
+	for _, ts := range a.topics.analysed() {
+		if ts.count == 0 {
+			empty = append(empty, ts.name)
+		}
+	}
+	if len(empty) > 0 {
+		v.Evidence = append(v.Evidence, fmt.Sprintf("No messages on %s (often a QoS mismatch while recording).", strings.Join(empty, ", ")))
+	}
 }
 
 func countsText(m map[string]int) string {

@@ -32,7 +32,7 @@ func init() {
 }
 
 func (z *zeroStamps) onStamped(a *analyzer, s *stampedMsg) {
-	if s.stamp == 0 {
+	if s.stamp == 0 && (s.frame != "" || s.topic.anyFrame) {
 		z.noteZeroStamp(a, s.m, s.frame, s.topic.targets[0])
 	}
 }

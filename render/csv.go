@@ -16,7 +16,7 @@ var CSVHeader = []string{
 	"topic", "scan_index", "log_time_ns", "stamp_ns", "frame_id", "target_frame",
 	"tf_latest_ns", "diff_s", "class", "filter_outcome", "filter_reason",
 	"publish_time_ns", "clock_ns", "stalest_parent", "stalest_child", "stalest_topic",
-	"filter_wait_ns", "filter_wait_tf_messages", "filter_log_line",
+	"filter_wait_ns", "filter_wait_tf_messages", "filter_log_line", "type",
 }
 
 // CSVWriter writes one CSV row per (scan, target) as rows stream out of the
@@ -75,6 +75,7 @@ func (c *CSVWriter) Row(r *analysis.ScanRow) error {
 	rec[16] = strconv.FormatInt(r.FilterWaitNS, 10)
 	rec[17] = strconv.Itoa(r.FilterWaitTF)
 	rec[18] = r.FilterLogLine
+	rec[19] = r.Type
 	if err := c.w.Write(rec); err != nil {
 		c.err = fmt.Errorf("render: csv row %s #%d: %w", r.Topic, r.ScanIndex, err)
 	}

@@ -29,6 +29,12 @@ func NewJSON(w io.Writer) *JSONWriter {
 	return &JSONWriter{w: bufio.NewWriterSize(w, 64<<10)}
 }
 
+// JSONSchemaVersion is the "schema_version" of the JSON report, its first
+// key. 1 was the LaserScan-only report (no schema_version key); 2 analyses
+// every sensor topic: rows carry "type", pairs "type", "consumer" and
+// "startup_drops", and the report lists "topics". See SCHEMA.md.
+const JSONSchemaVersion = 2
+
 // errFinished is returned by Row after Finish.
 var errFinished = errors.New("render: json: row after Finish")
 
@@ -52,6 +58,7 @@ type jsonScan struct {
 	FilterWaitNS  int64        `json:"filter_wait_ns"`
 	FilterWaitTF  int          `json:"filter_wait_tf_messages"`
 	FilterLogLine string       `json:"filter_log_line"`
+	Type          string       `json:"type"`
 }
 
 type jsonLink struct {
@@ -63,6 +70,7 @@ type jsonLink struct {
 func newJSONScan(r *analysis.ScanRow) jsonScan {
 	s := jsonScan{
 		Topic:         r.Topic,
+		Type:          r.Type,
 		ScanIndex:     r.ScanIndex,
 		LogTimeNS:     r.LogTimeNS,
 		StampNS:       r.StampNS,
@@ -99,7 +107,7 @@ func newJSONScan(r *analysis.ScanRow) jsonScan {
 
 func (j *JSONWriter) open() {
 	if j.rows == 0 && j.err == nil {
-		_, j.err = j.w.WriteString(`{"scans":[`)
+		_, j.err = fmt.Fprintf(j.w, `{"schema_version":%d,"scans":[`, JSONSchemaVersion)
 	}
 }
 
@@ -244,6 +252,8 @@ func normalized(rep *analysis.Report) *analysis.Report {
 	c.TFTree = nonNil(c.TFTree)
 	c.Rosout = nonNil(c.Rosout)
 	c.Skipped = nonNil(c.Skipped)
+	c.Pairs = nonNil(c.Pairs)
+	c.Topics = nonNil(c.Topics)
 	if c.Series.Diff == nil {
 		c.Series.Diff = map[string][]analysis.Point{}
 	}

@@ -192,8 +192,8 @@ func TestJSON(t *testing.T) {
 			t.Errorf("missing key %q", k)
 		}
 	}
-	if !bytes.HasPrefix(out, []byte(`{"scans":[`)) {
-		t.Errorf("scans must come first (they stream): %.40s", out)
+	if !bytes.HasPrefix(out, []byte(`{"schema_version":2,"scans":[`)) {
+		t.Errorf("schema_version, then scans must come first (they stream): %.40s", out)
 	}
 	sum := doc["summary"].(map[string]any)
 	for _, k := range []string{"verdict", "scans", "classes", "filter", "zero_stamp_scans", "clock_jumps"} {
@@ -250,9 +250,9 @@ func TestJSONEdges(t *testing.T) {
 		rep  *analysis.Report
 		keys int
 	}{
-		{"no rows", nil, &analysis.Report{}, 16},
-		{"no report", sampleRows(), nil, 1},
-		{"nothing", nil, nil, 1},
+		{"no rows", nil, &analysis.Report{}, 18},
+		{"no report", sampleRows(), nil, 2},
+		{"nothing", nil, nil, 2},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -119,4 +119,57 @@ var Presets = map[string]Preset{
 			"(ObstacleLayer::onInitialize); transform_tolerance default 0.3 from " +
 			"Costmap2DROS's parameter declarations; cache time unverified (tf2_ros default)",
 	},
+	"rviz-display": {
+		Name: "rviz-display",
+		Params: Params{
+			// Every RViz display built on rviz_common::MessageFilterDisplay
+			// (PointCloud2, PointCloud, Range, Odometry, Pose,
+			// PoseWithCovariance, ... in rviz_default_plugins) gets the same
+			// filter as the LaserScan display: "Filter size" 10, no
+			// tolerance, no buffer_timeout (see rviz-laserscan).
+			QueueSize:       10,
+			ToleranceNS:     0,
+			BufferTimeoutNS: 0,
+		},
+		CacheTimeNS: 10 * sec, // as rviz-laserscan: tf2_ros default, unverified
+		Target:      "",
+		Source: "ros2/rviz rviz_common/include/rviz_common/message_filter_display.hpp " +
+			"(MessageFilterDisplay(), subscribe()); the same for every display deriving from it; " +
+			"cache time unverified (tf2_ros default)",
+	},
+	"rviz-camera": {
+		Name: "rviz-camera",
+		Params: Params{
+			// CameraDisplay: QueueSizeProperty(this, 10). The current
+			// camera_display.cpp looks the image's transform up at render
+			// time (FrameManager::getTransform with the image stamp) rather
+			// than through a tf2_ros::MessageFilter; the emulation treats
+			// the queue of 10 as a MessageFilter's, which is what an image
+			// waiting for its transform meets in RViz releases that filter
+			// images. No tolerance, no buffer_timeout.
+			QueueSize:       10,
+			ToleranceNS:     0,
+			BufferTimeoutNS: 0,
+		},
+		CacheTimeNS: 10 * sec,
+		Target:      "",
+		Source: "ros2/rviz rviz_default_plugins/src/rviz_default_plugins/displays/camera/camera_display.cpp " +
+			"(CameraDisplay(), updateCamera); MessageFilter behaviour approximated, cache time unverified",
+	},
+	"nav2-obstacle-layer-pointcloud": {
+		Name: "nav2-obstacle-layer-pointcloud",
+		Params: Params{
+			// ObstacleLayer::onInitialize: the PointCloud2 filter also has
+			// queue size 50 and transform_tolerance as buffer_timeout, but
+			// setTolerance is called on LaserScan notifiers only.
+			QueueSize:       50,
+			ToleranceNS:     0,
+			BufferTimeoutNS: 300 * ms,
+		},
+		CacheTimeNS: 10 * sec,
+		Target:      "odom",
+		Source: "ros-navigation/navigation2 nav2_costmap_2d/plugins/obstacle_layer.cpp " +
+			"(ObstacleLayer::onInitialize, PointCloud2 branch; the voxel layer inherits it); " +
+			"cache time unverified (tf2_ros default)",
+	},
 }

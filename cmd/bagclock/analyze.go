@@ -139,6 +139,9 @@ func checkSelection(bag *bagread.Bag, cfg *analysis.Config) error {
 		return err
 	}
 	cfg.ScanTopics = topics
+	if cfg.Topics, err = resolveStampedTopics(bag, cfg.Topics); err != nil {
+		return err
+	}
 	frames, err := checkFrames(bag, cfg.TargetFrames)
 	if err != nil {
 		return err

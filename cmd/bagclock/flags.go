@@ -13,6 +13,7 @@ import (
 // analysisFlagValues holds the flags shared by analyze and scan.
 type analysisFlagValues struct {
 	fs           *pflag.FlagSet
+	topics       []string
 	scanTopics   []string
 	targetFrames []string
 	consumer     string
@@ -31,7 +32,8 @@ var failOnKinds = []string{"drop", "clock-mismatch", "jump", "zero-stamp", "skew
 // analysisFlags registers the analysis flags on fs.
 func analysisFlags(fs *pflag.FlagSet) *analysisFlagValues {
 	v := &analysisFlagValues{fs: fs}
-	fs.StringArrayVar(&v.scanTopics, "scan-topic", nil, "LaserScan topic to analyse (repeatable; default: every LaserScan topic)")
+	fs.StringArrayVar(&v.topics, "topic", nil, "topic to analyse, of any type with a std_msgs/Header (repeatable; default: every sensor topic: LaserScan, PointCloud2, Image, Imu, Range, Odometry, ...)")
+	fs.StringArrayVar(&v.scanTopics, "scan-topic", nil, "LaserScan topic to analyse (repeatable; the older form of --topic)")
 	fs.StringArrayVar(&v.targetFrames, "target-frame", nil, "target frame of the emulated consumer (repeatable; default: odom if the tree has it, else the root of the scan frame's tree)")
 	fs.StringVar(&v.consumer, "consumer", "rviz", "consumer whose tf2_ros::MessageFilter is emulated: rviz, slam_toolbox, nav2 (= nav2-amcl), or a preset: "+strings.Join(presetNames(), ", "))
 	fs.IntVar(&v.queueSize, "queue-size", 0, "MessageFilter queue size; 0 = unbounded (default: the consumer's, e.g. 10 for rviz)")
@@ -47,6 +49,7 @@ func analysisFlags(fs *pflag.FlagSet) *analysisFlagValues {
 // config turns the flags into an analysis.Config, rejecting bad values.
 func (v *analysisFlagValues) config() (analysis.Config, error) {
 	cfg := analysis.Config{
+		Topics:       v.topics,
 		ScanTopics:   v.scanTopics,
 		TargetFrames: v.targetFrames,
 		Consumer:     v.consumer,
