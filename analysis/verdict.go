@@ -92,6 +92,9 @@ func (a *analyzer) verdict() Verdict {
 	switch bestClass {
 	case LaserOnSystemClock:
 		v.Sentence = fmt.Sprintf("The %s publishes %s with system time while tf follows %s: set use_sim_time:=true on the node publishing %s.", publisherNoun(best.typ), topic, clockName, topic)
+		if all := a.topicsWithClass(LaserOnSystemClock, best); len(all) > 1 {
+			v.Sentence = fmt.Sprintf("The drivers of %s publish with system time while tf follows %s: set use_sim_time:=true on the nodes publishing them.", joinNames(all), clockName)
+		}
 		v.Evidence = append(v.Evidence, "A scan stamped ~1.79e9 s ahead of tf waits for a transform that never comes; the filter drops it when the queue is full (\"discarding message because the queue is full\").")
 		v.Commands = append(v.Commands, "ros2 param get /<laser_driver_node> use_sim_time")
 	case TFOnSystemClock:
@@ -101,7 +104,10 @@ func (a *analyzer) verdict() Verdict {
 		v.Commands = append(v.Commands, "ros2 param get /robot_state_publisher use_sim_time")
 	case ZeroStamp:
 		z := r.ZeroStamp
-		v.Sentence = fmt.Sprintf("%s has %d %s stamped 0: the %s uses sim time but published before it received /clock; tf2 pairs those %s with the latest pose.", topic, z.Count, unitOf(best.typ), publisherNoun(best.typ), unitOf(best.typ))
+		v.Sentence = fmt.Sprintf("%s has %d %s stamped 0: the %s uses sim time but published before it received /clock; tf2 pairs those %s with the latest pose.", topic, bestN, unitOf(best.typ), publisherNoun(best.typ), unitOf(best.typ))
+		if all := a.topicsWithClass(ZeroStamp, best); len(all) > 1 {
+			v.Sentence = fmt.Sprintf("%s are stamped 0 (%d messages): their drivers use sim time but published before they received /clock; tf2 pairs those messages with the latest pose.", joinNames(all), z.Count)
+		}
 		v.Evidence = append(v.Evidence, fmt.Sprintf("%d of them arrived before the first /clock; cost (pose at the real time vs latest pose) over %d scans: median %.3f m / %.2f°, max %.3f m / %.2f°.",
 			z.BeforeFirstClock, z.Costed, z.MedianDisplacementM, z.MedianRotationDeg, z.MaxDisplacementM, z.MaxRotationDeg))
 		v.Commands = append(v.Commands, "ros2 param get /<laser_driver_node> use_sim_time")
@@ -127,7 +133,7 @@ func (a *analyzer) verdict() Verdict {
 		} else if drops > 0 {
 			v.Sentence = fmt.Sprintf("%s and tf are on the same clock (%s apart), yet %d %s were dropped: not a clock problem; look at the tf tree, the frame names and the queue size.", topic, fmtS(ps.MedianDiffS), drops, unit)
 		} else {
-			v.Sentence = fmt.Sprintf("%s and tf are on the same clock (median %s apart) and no %s is dropped by the %s filter: no clock problem in this bag.", a.sameClockTopics(topic), fmtS(ps.MedianDiffS), strings.TrimSuffix(unit, "s"), ps.Consumer)
+			v.Sentence = fmt.Sprintf("%s and tf are on the same clock (median %s apart) and no %s is dropped by the %s: no clock problem in this bag.", a.sameClockTopics(topic), fmtS(ps.MedianDiffS), strings.TrimSuffix(unit, "s"), a.filterNames(ps.Consumer))
 		}
 	}
 	a.jumpEvidence(&v)
@@ -210,7 +216,7 @@ func (a *analyzer) sameClockTopics(topic string) string {
 	if len(names) > 4 {
 		return fmt.Sprintf("%s and %d other topics", strings.Join(names[:3], ", "), len(names)-3)
 	}
-	return strings.Join(names, ", ")
+	return strings.Join(names, ", ") // "… and tf" follows
 }
 
 func contains(list []string, s string) bool {
@@ -220,6 +226,51 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// topicsWithClass lists best's topic first, then every other analysed
+// topic whose rows are (almost) all of class c.
+func (a *analyzer) topicsWithClass(c Class, best *pairStats) []string {
+	names := []string{best.topic}
+	for _, p := range a.pairs {
+		if p.identity() || contains(names, p.topic) {
+			continue
+		}
+		n := 0
+		for _, k := range p.classes {
+			n += k
+		}
+		if n > 0 && 10*p.classes[c] >= 9*n {
+			names = append(names, p.topic)
+		}
+	}
+	return names
+}
+
+// joinNames is "a, b and c" (at most four names, then "and N others").
+func joinNames(names []string) string {
+	if len(names) > 4 {
+		return fmt.Sprintf("%s and %d other topics", strings.Join(names[:3], ", "), len(names)-3)
+	}
+	if len(names) == 1 {
+		return names[0]
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
+}
+
+// filterNames is "rviz-laserscan filter", or "emulated filters (a, b)"
+// when the analysed topics use several presets.
+func (a *analyzer) filterNames(first string) string {
+	names := []string{first}
+	for _, p := range a.pairs {
+		if !p.identity() && !contains(names, p.preset) {
+			names = append(names, p.preset)
+		}
+	}
+	if len(names) == 1 {
+		return first + " filter"
+	}
+	return "emulated filters (" + strings.Join(names, ", ") + ")"
 }
 
 // identity: the topic's frame is the target frame (odometry in odom):

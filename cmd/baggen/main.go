@@ -69,6 +69,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 		walTail   = fs.Int("wal-tail", 0, "sqlite3: leave the last N messages only in a -wal file")
 		metaVer   = fs.Int("metadata-version", 9, "metadata.yaml version: 5 (Humble) or 9 (Jazzy)")
 		seconds   = fs.Duration("duration", 0, "override the case's duration")
+		sensors   = fs.Bool("sensors", false, "add a PointCloud2 lidar, an Imu and a camera Image beside the laser (on the laser driver's clock)")
+		namespace = fs.String("namespace", "", "record the robot's topics under this namespace (e.g. /robot1: /robot1/tf, /robot1/scan)")
+		noSlash   = fs.Bool("tf-no-slash", false, "name the tf topics tf and tf_static, without the leading slash")
 	)
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, pflag.ErrHelp) {
@@ -155,6 +158,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		if *seconds > 0 {
 			spec.Duration = *seconds
 		}
+		spec.Sensors, spec.Namespace, spec.NoSlash = *sensors, *namespace, *noSlash
 		err = writeOne(stdout, *out, spec, opts)
 	}
 	if err != nil {

@@ -17,7 +17,17 @@ const (
 	TopicTFStatic  = "/tf_static"
 	TopicClock     = "/clock"
 	TopicRosout    = "/rosout"
+	TopicPoints    = "/points"
+	TopicImu       = "/imu"
+	TopicImage     = "/camera/image_raw"
 	rosoutNodeName = "rviz2"
+)
+
+// Types of the Sensors topics.
+const (
+	TypePointCloud2 = "sensor_msgs/msg/PointCloud2"
+	TypeImu         = "sensor_msgs/msg/Imu"
+	TypeImage       = "sensor_msgs/msg/Image"
 )
 
 // Record is one generated message.
@@ -40,11 +50,15 @@ func (s Spec) Topics() [][2]string {
 	if s.ClockHz > 0 {
 		out = append(out, [2]string{TopicClock, cdr.TypeClock})
 	}
-	out = append(out, [2]string{TopicTFStatic, cdr.TypeTFMessage})
+	out = append(out, [2]string{s.TopicName(TopicTFStatic), cdr.TypeTFMessage})
 	if s.TFHz > 0 {
-		out = append(out, [2]string{TopicTF, cdr.TypeTFMessage})
+		out = append(out, [2]string{s.TopicName(TopicTF), cdr.TypeTFMessage})
 	}
-	out = append(out, [2]string{TopicScan, cdr.TypeLaserScan})
+	out = append(out, [2]string{s.TopicName(TopicScan), cdr.TypeLaserScan})
+	if s.Sensors {
+		out = append(out, [2]string{s.TopicName(TopicPoints), TypePointCloud2},
+			[2]string{s.TopicName(TopicImu), TypeImu}, [2]string{s.TopicName(TopicImage), TypeImage})
+	}
 	if s.Rosout {
 		out = append(out, [2]string{TopicRosout, cdr.TypeLog})
 	}
@@ -239,7 +253,16 @@ func (g *gen) streams() []*stream {
 			ChildFrameID: s.LaserFrame,
 			Transform:    cdr.Transform{Translation: cdr.Vector3{X: laserX, Z: laserZ}, Rotation: cdr.Quaternion{W: 1}},
 		}}}
-		r.Topic, r.Type, r.StampNS, r.PublishTimeNS = TopicTFStatic, cdr.TypeTFMessage, st, g.recNS(t)+s.TF.OffsetNS
+		if s.Sensors {
+			for i, f := range []string{LidarFrame, ImuFrame, CameraFrame} {
+				m.Transforms = append(m.Transforms, cdr.TransformStamped{
+					Header:       cdr.Header{Stamp: toTime(st), FrameID: s.BaseFrame},
+					ChildFrameID: f,
+					Transform:    cdr.Transform{Translation: cdr.Vector3{X: 0.05 * float64(i), Z: 0.3}, Rotation: cdr.Quaternion{W: 1}},
+				})
+			}
+		}
+		r.Topic, r.Type, r.StampNS, r.PublishTimeNS = s.TopicName(TopicTFStatic), cdr.TypeTFMessage, st, g.recNS(t)+s.TF.OffsetNS
 		r.Data = cdr.AppendTFMessage(g.buf[:0], &m, binary.LittleEndian)
 		g.buf = r.Data
 	}))
@@ -254,7 +277,7 @@ func (g *gen) streams() []*stream {
 				Transform: cdr.Transform{Translation: cdr.Vector3{X: x, Y: y},
 					Rotation: cdr.Quaternion{Z: math.Sin(yaw / 2), W: math.Cos(yaw / 2)}},
 			}
-			r.Topic, r.Type, r.StampNS, r.PublishTimeNS = TopicTF, cdr.TypeTFMessage, st, g.recNS(t)+s.TF.OffsetNS
+			r.Topic, r.Type, r.StampNS, r.PublishTimeNS = s.TopicName(TopicTF), cdr.TypeTFMessage, st, g.recNS(t)+s.TF.OffsetNS
 			r.Data = cdr.AppendTFMessage(g.buf[:0], &g.tf, binary.LittleEndian)
 			g.buf = r.Data
 		}))
@@ -263,10 +286,13 @@ func (g *gen) streams() []*stream {
 	out = append(out, g.periodic(scanPhaseNS, scanP, g.jitter(1_500_000, 3_000_000), func(_ int, t int64, r *Record) {
 		st := g.stamp(s.Laser, t)
 		g.fillScan(t, st, scanP)
-		r.Topic, r.Type, r.StampNS, r.PublishTimeNS = TopicScan, cdr.TypeLaserScan, st, g.recNS(t)+s.Laser.OffsetNS
+		r.Topic, r.Type, r.StampNS, r.PublishTimeNS = s.TopicName(TopicScan), cdr.TypeLaserScan, st, g.recNS(t)+s.Laser.OffsetNS
 		r.Data = cdr.AppendLaserScan(g.buf[:0], &g.scan, binary.LittleEndian)
 		g.buf = r.Data
 	}))
+	if s.Sensors {
+		out = append(out, g.sensorStreams()...)
+	}
 	if s.Rosout {
 		out = append(out, g.rosoutStreams(scanP)...)
 	}

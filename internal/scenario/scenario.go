@@ -109,6 +109,43 @@ type Spec struct {
 	// the scans a clock mismatch drops, and "Detected jump back in time"
 	// on each backward /clock jump.
 	Rosout bool
+	// Sensors adds, beside the laser, a PointCloud2 lidar (LidarHz), an
+	// Imu (ImuHz) and a camera Image (CameraHz), stamped with the laser
+	// driver's clock (one machine, one clock setting for all drivers),
+	// each with a static link from BaseFrame.
+	Sensors bool
+	// Namespace puts the robot's topics under it ("/robot1" records
+	// /robot1/tf, /robot1/tf_static, /robot1/scan, ...); /clock and
+	// /rosout stay global.
+	Namespace string
+	// NoSlash names the tf topics "tf" and "tf_static", without the
+	// leading slash (as some recorders and rosbags conversions do).
+	NoSlash bool
+}
+
+// Rates and frames of the extra sensors of Spec.Sensors.
+const (
+	LidarHz     = 10
+	ImuHz       = 100
+	CameraHz    = 15
+	LidarFrame  = "lidar"
+	ImuFrame    = "imu_link"
+	CameraFrame = "camera_optical"
+)
+
+// TopicName is the name a spec records the topic base (one of the Topic*
+// constants) under: in its Namespace, or without the slash for tf topics
+// when NoSlash.
+func (s Spec) TopicName(base string) string {
+	switch {
+	case base == TopicClock || base == TopicRosout:
+		return base
+	case s.Namespace != "":
+		return s.Namespace + base
+	case s.NoSlash && (base == TopicTF || base == TopicTFStatic):
+		return base[1:]
+	}
+	return base
 }
 
 // Default epochs: sim time starts at 120 s, system time at a fixed
@@ -127,6 +164,9 @@ const (
 	scanPhaseNS   = 3_000_000
 	tfPhaseNS     = 1_000_000
 	staticPhaseNS = 500_000
+	imuPhaseNS    = 2_000_000
+	lidarPhaseNS  = 4_000_000
+	cameraPhaseNS = 5_000_000
 )
 
 // base returns the spec every case starts from: 30 s, 20 Hz scans of 360
@@ -263,6 +303,9 @@ type Truth struct {
 	ZeroStampScans int
 	// Counts per topic.
 	Scans, TFMessages, StaticMessages, ClockMessages, RosoutMessages int
+	// SensorMessages counts the messages of each Sensors topic (base
+	// name: TopicPoints, TopicImu, TopicImage); each has Class too.
+	SensorMessages map[string]int
 	// RosoutDrops counts the "Message Filter dropping message" lines.
 	RosoutDrops int
 }
@@ -299,6 +342,13 @@ func (s Spec) Truth() Truth {
 	}
 	if s.ResetAt > 0 && s.ClockHz > 0 && int64(s.ResetAt) < dur {
 		t.BackwardJumps = 1
+	}
+	if s.Sensors {
+		t.SensorMessages = map[string]int{
+			TopicPoints: ticks(dur, lidarPhaseNS, periodNS(LidarHz)),
+			TopicImu:    ticks(dur, imuPhaseNS, periodNS(ImuHz)),
+			TopicImage:  ticks(dur, cameraPhaseNS, periodNS(CameraHz)),
+		}
 	}
 	if s.Laser.Clock == ClockZero {
 		t.ZeroStampScans = t.Scans
