@@ -79,6 +79,10 @@ type page struct {
 	Rosout                 tableOf[analysis.RosoutLine]
 	RosoutMatched          int
 	Skipped                tableOf[analysis.Skipped]
+	// ByTopic has one row per (analysed topic, target), grouped by topic;
+	// NotAnalysed lists the stamped topics left out, with why.
+	ByTopic     []topicRow
+	NotAnalysed []analysis.TopicSummary
 	// Ticket is the plain-text summary the "copy" button puts on the
 	// clipboard; it is emitted as JSON inside <script>, escaped there.
 	Ticket ticket
@@ -245,9 +249,58 @@ func newPage(r *analysis.Report) *page {
 		}
 	}
 	p.Skipped = capRows(r.Skipped)
+	p.ByTopic, p.NotAnalysed = topicRows(r)
 	p.Ticket = ticket{Bag: r.Bag.Path, Verdict: p.Sentence, Evidence: nonNil(r.Verdict.Evidence),
 		Commands: nonNil(r.Verdict.Commands), Findings: nonNil(r.Summary.Findings)}
 	return p
+}
+
+// topicRow is one (analysed topic, target frame) pair in the "By topic"
+// table.
+type topicRow struct {
+	Topic, Type, Consumer, Frame, Target string
+	Classes, Outcomes                    string
+	MedianDiffS                          float64
+	HasDiff                              bool
+	StartupDrops                         int
+}
+
+// topicRows turns the report's pairs into table rows sorted by topic (a
+// topic's targets stay together) and picks the topics not analysed.
+func topicRows(r *analysis.Report) ([]topicRow, []analysis.TopicSummary) {
+	var rows []topicRow
+	for _, p := range r.Pairs {
+		rows = append(rows, topicRow{Topic: p.Topic, Type: p.Type, Consumer: p.Consumer, Frame: p.FrameID,
+			Target: p.TargetFrame, Classes: countText(p.Classes), Outcomes: countText(p.Filter),
+			MedianDiffS: p.MedianDiffS, HasDiff: p.MinDiffS != 0 || p.MaxDiffS != 0, StartupDrops: p.StartupDrops})
+	}
+	sort.SliceStable(rows, func(i, j int) bool { return rows[i].Topic < rows[j].Topic })
+	var left []analysis.TopicSummary
+	for _, t := range r.Topics {
+		if t.Role == analysis.TopicNotAnalysed {
+			left = append(left, t)
+		}
+	}
+	return rows, left
+}
+
+// countText is "a 3, b 1": largest first, then by name.
+func countText(m map[string]int) string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		if m[keys[i]] != m[keys[j]] {
+			return m[keys[i]] > m[keys[j]]
+		}
+		return keys[i] < keys[j]
+	})
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = fmt.Sprintf("%s %d", k, m[k])
+	}
+	return strings.Join(parts, ", ")
 }
 
 var outcomeMeaning = map[string]string{

@@ -20,10 +20,11 @@ func init() {
 		name:  "analyze",
 		usage: "analyze [flags] BAG",
 		short: "per-scan stamp differences, clock jumps, filter outcomes and a verdict",
-		long: `Replays /tf, /tf_static and /clock of BAG through a tf2-exact transform buffer and,
-for every LaserScan and target frame, reports the scan stamp minus the latest stamp of
+		long: `Replays the tf topics and /clock of BAG through a tf2-exact transform buffer and,
+for every sensor message (LaserScan, PointCloud2, Image, Imu, Range, Odometry, ...; --topic
+picks any stamped topic) and target frame, reports its stamp minus the latest stamp of
 the dynamic transforms on its path, the clock class, and what tf2_ros::MessageFilter
-in the chosen consumer (RViz, slam_toolbox, Nav2) would have done with it. Across the
+in the chosen consumer (RViz, slam_toolbox, Nav2; per message type) would have done with it. Across the
 bag it reports /clock jumps and stalls, time-zero scans and what they cost, stamp skew
 per topic and tf link, the tf tree, recorded /rosout drop lines, and a verdict.
 
@@ -41,7 +42,7 @@ self-contained page for a bug ticket; needs -o). Without --format the -o extensi
 stdout. A file named by -o is written beside it and renamed only when the run
 succeeded: a failed run leaves an existing file untouched.
 
---scan-topic scan means /scan; a topic the bag lacks (or of another type) and a
+--topic scan (and --scan-topic scan) means /scan; a topic the bag lacks (or without a header) and a
 --target-frame no transform uses are usage errors that list what the bag has.
 
 Examples:
