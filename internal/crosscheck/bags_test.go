@@ -1,6 +1,9 @@
 package crosscheck
 
 import (
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
 	"io/fs"
 	"math"
 	"os"
@@ -132,13 +135,30 @@ type record struct {
 	HasPublishTime bool
 	Stamp          int64 // header stamp (scan, transform) or clock value
 	Frame, Child   string
-	Index, Count   int // transform index and n_transforms
+	Index, Count   int // transform index and n_transforms (peer summary: messages on the topic)
 	NRanges, NInt  int
 	// Scan: angle_min, angle_max, angle_increment, time_increment,
 	// scan_time, range_min, range_max; transform: t x y z, q x y z w.
 	F          [7]float64
 	RangeFirst float64 // NaN when absent or not finite (JSON null)
 	RangesSum  float64 // NaN when not finite (JSON null)
+	// RangesHash, IntensitiesHash: SHA-256 (hex) of the full arrays as
+	// little-endian float32, every NaN as 0x7fc00000 (see scanHash).
+	RangesHash, IntensitiesHash string
+}
+
+// scanHash is what testdata/scanhash.mjs computes on the peer's side.
+func scanHash(values []float32) string {
+	buf := make([]byte, 4*len(values))
+	for i, v := range values {
+		bits := math.Float32bits(v)
+		if v != v {
+			bits = 0x7fc00000
+		}
+		binary.LittleEndian.PutUint32(buf[4*i:], bits)
+	}
+	sum := sha256.Sum256(buf)
+	return hex.EncodeToString(sum[:])
 }
 
 // finiteOrNaN maps ±Inf to NaN: JSON has neither, dump.mjs prints null.
@@ -205,6 +225,7 @@ func readRecords(t *testing.T, b *bagread.Bag, topics []string, order bagread.Or
 				sum += float64(r)
 			}
 			base.RangesSum = finiteOrNaN(sum)
+			base.RangesHash, base.IntensitiesHash = scanHash(s.Ranges), scanHash(s.Intensities)
 			recs = append(recs, base)
 		case cdr.TypeTFMessage:
 			info, err := cdr.DecodeTFMessageInto(&tf, m.Data)

@@ -95,6 +95,7 @@ func findPeer(t *testing.T) (dump, why string) {
 		{filepath.Join(src, "dump.mjs"), "dump.mjs"},
 		{filepath.Join(src, "package.json"), "package.json"},
 		{filepath.Join("testdata", "dumplog.mjs"), "bagclock-dumplog.mjs"},
+		{filepath.Join("testdata", "scanhash.mjs"), "bagclock-scanhash.mjs"},
 	} {
 		b, err := os.ReadFile(f[0])
 		if err != nil {
@@ -148,30 +149,106 @@ func installPeer(t *testing.T, src, base, dir string) {
 	t.Logf("peer installed in %v", time.Since(start).Round(time.Second))
 }
 
-// runPeer runs dump.mjs on target and parses its lines into records.
+// runPeer runs dump.mjs on target (through testdata/scanhash.mjs, which
+// adds the hashes of every scan's full ranges and intensities) and parses
+// its lines into records. With topics nil the peer decodes every topic and
+// picks by itself which are LaserScan, TFMessage and Clock: the lines of
+// any other type are left out.
 func runPeer(t *testing.T, dump, target string, topics []string, extra ...string) ([]record, error) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	args := append([]string{dump, target, "--topics", strings.Join(topics, ",")}, extra...)
+	hashes := filepath.Join(t.TempDir(), "scanhashes")
+	args := []string{filepath.Join(filepath.Dir(dump), "bagclock-scanhash.mjs"), target}
+	summary := len(topics) == 1 && topics[0] == peerSummaryOnly
+	switch {
+	case summary:
+		// A topic no bag can have ("//" is not a valid name): the peer
+		// decodes nothing and counts every topic in its summary.
+		args = append(args, "--topics", "//none", "--summary")
+	case topics != nil:
+		args = append(args, "--topics", strings.Join(topics, ","))
+	}
+	args = append(args, extra...)
 	cmd := exec.CommandContext(ctx, "node", args...)
+	cmd.Env = append(os.Environ(), "BAGCLOCK_SCAN_HASHES="+hashes)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
 	if err != nil {
 		return nil, fmt.Errorf("node dump.mjs %s: %v\n%s", target, err, stderr.Bytes())
 	}
+	if summary {
+		return parsePeerSummary(target, stderr.Bytes())
+	}
+	hb, err := os.ReadFile(hashes)
+	if err != nil {
+		return nil, fmt.Errorf("scan hashes of %s: %v", target, err)
+	}
+	hashLines := strings.Split(strings.TrimSuffix(string(hb), "\n"), "\n")
+	if len(hb) == 0 {
+		hashLines = nil
+	}
 	var recs []record
+	scans := 0
 	sc := bufio.NewScanner(bytes.NewReader(out))
 	sc.Buffer(make([]byte, 1<<20), 1<<26)
 	for n := 1; sc.Scan(); n++ {
+		if topics == nil {
+			var head struct{ Type string }
+			if err := json.Unmarshal(sc.Bytes(), &head); err != nil {
+				return nil, fmt.Errorf("dump.mjs %s line %d: %v", target, n, err)
+			}
+			if k := kind(head.Type); k == "" || k == cdr.TypeLog {
+				continue
+			}
+		}
 		r, err := parsePeerLine(sc.Bytes())
 		if err != nil {
 			return nil, fmt.Errorf("dump.mjs %s line %d: %v: %s", target, n, err, sc.Bytes())
 		}
+		if r.Kind == cdr.TypeLaserScan {
+			if scans >= len(hashLines) {
+				return nil, fmt.Errorf("dump.mjs %s: scan line %d has no ranges/intensities hash (%d hashes)", target, n, len(hashLines))
+			}
+			var nr, ni int
+			if _, err := fmt.Sscanf(hashLines[scans], "%d %s %d %s", &nr, &r.RangesHash, &ni, &r.IntensitiesHash); err != nil || nr != r.NRanges || ni != r.NInt {
+				return nil, fmt.Errorf("dump.mjs %s: hash line %q for a scan of %d/%d values (%v)", target, hashLines[scans], r.NRanges, r.NInt, err)
+			}
+			scans++
+		}
 		recs = append(recs, r)
 	}
+	if scans != len(hashLines) {
+		return nil, fmt.Errorf("dump.mjs %s: %d scan lines, %d hashes", target, scans, len(hashLines))
+	}
 	return recs, sc.Err()
+}
+
+// peerSummaryOnly as the only topic makes runPeer return the peer's
+// summary: one record per topic with Topic, Kind and Count (messages).
+const peerSummaryOnly = "\x00summary"
+
+// parsePeerSummary reads the {"summary":{"by_topic":{...}}} line dump.mjs
+// prints last on stderr with --summary.
+func parsePeerSummary(target string, stderr []byte) ([]record, error) {
+	lines := strings.Split(strings.TrimSpace(string(stderr)), "\n")
+	var s struct {
+		Summary struct {
+			ByTopic map[string]struct {
+				Type  string `json:"type"`
+				Count int    `json:"count"`
+			} `json:"by_topic"`
+		} `json:"summary"`
+	}
+	if err := json.Unmarshal([]byte(lines[len(lines)-1]), &s); err != nil {
+		return nil, fmt.Errorf("dump.mjs --summary on %s: %v: %s", target, err, stderr)
+	}
+	var recs []record
+	for topic, v := range s.Summary.ByTopic {
+		recs = append(recs, record{Topic: topic, Kind: kind(v.Type), Count: v.Count})
+	}
+	return recs, nil
 }
 
 // parsePeerLine reads one dump.mjs line. Integers are parsed as int64
@@ -295,6 +372,10 @@ func diffRecord(ours, peer *record) string {
 		return fmt.Sprintf("ranges/intensities %d/%d vs %d/%d", ours.NRanges, ours.NInt, peer.NRanges, peer.NInt)
 	case !same(ours.RangeFirst, peer.RangeFirst):
 		return fmt.Sprintf("range_first %v vs %v", ours.RangeFirst, peer.RangeFirst)
+	case peer.RangesHash != "" && ours.RangesHash != peer.RangesHash:
+		return fmt.Sprintf("full ranges differ (sha256 %.12s vs %.12s)", ours.RangesHash, peer.RangesHash)
+	case peer.IntensitiesHash != "" && ours.IntensitiesHash != peer.IntensitiesHash:
+		return fmt.Sprintf("full intensities differ (sha256 %.12s vs %.12s)", ours.IntensitiesHash, peer.IntensitiesHash)
 	}
 	for i := range ours.F {
 		if !same(ours.F[i], peer.F[i]) {
@@ -351,25 +432,126 @@ func compareWithPeer(t *testing.T, ours, peer []record) {
 	}
 }
 
+// tally counts, per topic kind, the bags and messages the peer decoded and
+// bagclock matched.
+type tally struct {
+	bags, messages, transforms, fullScans int
+}
+
+// comparePeerChoice runs the peer on every topic of the bag and lets it say
+// which are LaserScan, TFMessage and Clock; bagclock reads those topics
+// and the ones it decodes itself (a topic only one side decodes is a
+// disagreement). It returns what the peer decoded, per kind.
+func comparePeerChoice(t *testing.T, dump, path string, b *bagread.Bag, read func([]string) []record) map[string]tally {
+	t.Helper()
+	// First the peer's own list of topics and types (nothing decoded: it
+	// would choke on types it has no definition for), then the values of
+	// the LaserScan, TFMessage and Clock topics it names.
+	seen := map[string]bool{}
+	var topics []string
+	messages := map[string]int{}
+	for _, r := range runPeerOnBag(t, dump, path, b, []string{peerSummaryOnly}) {
+		if r.Kind != "" && r.Kind != cdr.TypeLog && r.Count > 0 {
+			seen[r.Topic] = true
+			topics = append(topics, r.Topic)
+			messages[r.Topic] += r.Count
+		}
+	}
+	var peer []record
+	if len(topics) > 0 {
+		sort.Strings(topics)
+		peer = runPeerOnBag(t, dump, path, b, topics)
+	}
+	decoded := map[string]int{}
+	for _, r := range peer {
+		if r.Index == 0 {
+			decoded[r.Topic]++
+		}
+	}
+	for _, tp := range topics {
+		if decoded[tp] != messages[tp] {
+			t.Errorf("%s: the peer counts %d messages, decoded %d", tp, messages[tp], decoded[tp])
+		}
+	}
+	for _, tp := range decodedTopics(b) {
+		if !seen[tp] {
+			seen[tp] = true
+			topics = append(topics, tp)
+		}
+	}
+	var ours []record
+	if len(topics) > 0 {
+		ours = read(topics)
+	}
+	compareWithPeer(t, ours, peer)
+	out := map[string]tally{}
+	for _, r := range peer {
+		k := out[r.Kind]
+		k.bags = 1
+		k.transforms++
+		if r.Index == 0 {
+			k.messages++
+		}
+		if r.RangesHash != "" {
+			k.fullScans++
+		}
+		out[r.Kind] = k
+	}
+	return out
+}
+
+// sharedFloor is what the shared bags held when this test was written, per
+// kind, counted from the peer's output: a run that compares fewer bags or
+// messages has lost some (a bag the peer or bagclock no longer reads, a
+// topic nobody picks).
+var sharedFloor = map[string]tally{
+	cdr.TypeLaserScan: {bags: 15, messages: 1034},
+	cdr.TypeTFMessage: {bags: 16, messages: 15469, transforms: 23798},
+	cdr.TypeClock:     {bags: 9, messages: 1702},
+}
+
 // TestPeerFoxglove decodes the LaserScan, TFMessage and Clock topics of
 // every shared bag with bagclock and with Foxglove's decoders and requires
-// identical values: stamps as int64, floats exactly, frame ids, counts.
+// identical values: stamps as int64, floats exactly, frame ids, counts,
+// full ranges and intensities. The peer picks the topics; how many bags and
+// messages were compared per kind is checked against sharedFloor.
 func TestPeerFoxglove(t *testing.T) {
 	dump := peerJS(t)
 	root, bags := sharedBags(t)
+	total := map[string]tally{}
+	failed := 0
 	for _, bag := range bags {
 		t.Run(bag, func(t *testing.T) {
 			path := filepath.Join(root, filepath.FromSlash(bag))
 			b := openBag(t, path)
-			topics := decodedTopics(b)
-			if len(topics) == 0 {
-				t.Skip("no LaserScan, TFMessage or Clock messages")
+			got := comparePeerChoice(t, dump, path, b, func(topics []string) []record {
+				return readRecords(t, b, topics, bagread.TimeOrder)
+			})
+			if t.Failed() {
+				failed++
+				return
 			}
-			ours := readRecords(t, b, topics, bagread.TimeOrder)
-			peer := runPeerOnBag(t, dump, path, b, topics)
-			compareWithPeer(t, ours, peer)
+			for k, v := range got {
+				s := total[k]
+				s.bags += v.bags
+				s.messages += v.messages
+				s.transforms += v.transforms
+				s.fullScans += v.fullScans
+				total[k] = s
+			}
 		})
 	}
+	for _, k := range []string{cdr.TypeLaserScan, cdr.TypeTFMessage, cdr.TypeClock} {
+		got, floor := total[k], sharedFloor[k]
+		t.Logf("%s: %d bags, %d messages (%d records, %d scans with full ranges/intensities) identical", k, got.bags, got.messages, got.transforms, got.fullScans)
+		if got.bags < floor.bags || got.messages < floor.messages || got.transforms < floor.transforms || got.bags == 0 {
+			t.Errorf("%s: compared %d bags and %d messages (%d records), want at least %d bags, %d messages (%d records)", k, got.bags, got.messages, got.transforms, floor.bags, floor.messages, floor.transforms)
+		}
+	}
+	if got := total[cdr.TypeLaserScan]; got.fullScans != got.messages {
+		t.Errorf("%d of %d scans compared with full ranges and intensities", got.fullScans, got.messages)
+	}
+	t.Logf("%d of %d bags compared without a difference", len(bags)-failed, len(bags))
 }
 
 // runPeerOnBag runs dump.mjs on a private copy of the bag (SQLite rewrites
@@ -441,16 +623,21 @@ func TestPeerRepoSamples(t *testing.T) {
 		t.Fatalf("no sample bags under %s (%v)", root, err)
 	}
 	dump := peerJS(t)
+	scans := 0
 	for _, bag := range bags {
 		t.Run(bag, func(t *testing.T) {
 			path := filepath.Join(root, filepath.FromSlash(bag))
 			b := openBag(t, path)
-			topics := decodedTopics(b)
-			if len(topics) == 0 {
-				t.Skip("no LaserScan, TFMessage or Clock messages")
+			got := comparePeerChoice(t, dump, path, b, func(topics []string) []record {
+				return readRecordsAnyOrder(t, b, topics) // generators may write big endian
+			})
+			if got[cdr.TypeLaserScan].messages == 0 {
+				t.Errorf("the peer decoded no LaserScan in a generated sample")
 			}
-			ours := readRecordsAnyOrder(t, b, topics) // generators may write big endian
-			compareWithPeer(t, ours, runPeerOnBag(t, dump, path, b, topics))
+			scans += got[cdr.TypeLaserScan].fullScans
 		})
+	}
+	if scans == 0 {
+		t.Errorf("no scans compared with full ranges and intensities")
 	}
 }
