@@ -1,7 +1,10 @@
 // Package cdr decodes and encodes the few ROS 2 message types bagclock needs
-// (LaserScan, TFMessage, Clock, rcl_interfaces/Log and their parts) from
-// XCDR1 bytes as rmw writes them, by hand. It imports no other bagclock
-// package and never panics on bad input.
+// (LaserScan, TFMessage, Clock, rcl_interfaces/Log and ParameterEvent and
+// their parts, and the std_msgs/Header at the start of any stamped type)
+// from XCDR1 bytes as rmw writes them, by hand. LookupStamped says which
+// types are header-first, from a built-in table or the bag's own ros2msg
+// or ros2idl definition, never from the bytes. It imports no other
+// bagclock package and never panics on bad input.
 //
 // Every decoder takes a whole serialized message, 4-byte encapsulation
 // header included (plain CDR, little or big endian; XCDR2 and PL_CDR are
