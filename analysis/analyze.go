@@ -102,6 +102,7 @@ func Analyze(bag *bagread.Bag, cfg Config, sink ScanSink) (*Report, error) {
 	}
 	err = a.run()
 	rep := a.finish()
+	nameNodes(rep, a.topics.hasRole(roleParamEvents))
 	assessDamage(rep, bag)
 	if err != nil {
 		return rep, err

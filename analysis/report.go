@@ -235,6 +235,9 @@ type Settings struct {
 // the sink as they are produced. Its size is bounded whatever the bag length.
 type Report struct {
 	Bag BagSummary `json:"bag"`
+	// Nodes are the nodes the bag names (/parameter_events, /rosout) and
+	// what it shows of their clocks.
+	Nodes []NodeClock `json:"nodes,omitempty"`
 	// Damage says how complete the bag is; it leads the verdict. Analyze
 	// always sets it.
 	Damage     *Damage          `json:"damage,omitempty"`

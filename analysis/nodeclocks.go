@@ -1,0 +1,247 @@
+package analysis
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/bagclock/bagclock/bagread"
+	"github.com/bagclock/bagclock/cdr"
+)
+
+// NodeClock is one node the bag names, with what it says about its clock.
+type NodeClock struct {
+	// Node is the fully qualified name from /parameter_events, or the
+	// logger name from /rosout (no leading slash there).
+	Node string `json:"node"`
+	// UseSimTime is "true", "false" or "" (never announced in the bag).
+	UseSimTime string `json:"use_sim_time"`
+	// UseSimTimeAtS is when the last use_sim_time value was seen (record
+	// time, seconds since the bag start).
+	UseSimTimeAtS float64 `json:"use_sim_time_at_s"`
+	// StampClock is the clock family of the node's own stamps on
+	// /parameter_events and /rosout: "sim", "system", "zero" or "mixed".
+	StampClock string `json:"stamp_clock"`
+	// ParameterEvents and RosoutLines count the node's messages.
+	ParameterEvents int `json:"parameter_events"`
+	RosoutLines     int `json:"rosout_lines"`
+}
+
+// maxNodesKept bounds the node table; a bag names few nodes.
+const maxNodesKept = 256
+
+const rankNodeClocks = 600
+
+type nodeEntry struct {
+	NodeClock
+	sim, system, zero int
+}
+
+// nodeClockCheck reads /parameter_events (use_sim_time of each node and
+// the clock of its stamps) and, through rosoutNodes, /rosout logger names.
+type nodeClockCheck struct {
+	nodes  map[string]*nodeEntry
+	order  []string
+	events int
+}
+
+func init() {
+	registerCheck(rankNodeClocks, "node-clocks", func(*analyzer) check { return &nodeClockCheck{nodes: map[string]*nodeEntry{}} })
+	registerCheck(rankNodeClocks+1, "node-clocks-rosout", func(a *analyzer) check {
+		for _, c := range a.checks {
+			if n, ok := c.(*nodeClockCheck); ok {
+				return &rosoutNodes{n}
+			}
+		}
+		return nil
+	})
+}
+
+func (*nodeClockCheck) role() topicRole { return roleParamEvents }
+
+func (c *nodeClockCheck) node(name string) *nodeEntry {
+	if e, ok := c.nodes[name]; ok {
+		return e
+	}
+	if len(c.nodes) >= maxNodesKept {
+		return nil
+	}
+	e := &nodeEntry{NodeClock: NodeClock{Node: name}}
+	c.nodes[name] = e
+	c.order = append(c.order, name)
+	return e
+}
+
+func (e *nodeEntry) stamp(ns int64) {
+	switch {
+	case ns == 0:
+		e.zero++
+	case ns >= EpochThresholdNS:
+		e.system++
+	default:
+		e.sim++
+	}
+}
+
+func (c *nodeClockCheck) onRaw(a *analyzer, m *bagread.Message) {
+	ev, err := cdr.DecodeParameterEvent(m.Data)
+	if err != nil {
+		a.skip(m, err)
+		return
+	}
+	c.events++
+	e := c.node(ev.Node)
+	if e == nil {
+		return
+	}
+	e.ParameterEvents++
+	e.stamp(ev.Stamp.Nanoseconds())
+	for _, list := range [][]cdr.Parameter{ev.NewParameters, ev.ChangedParameters} {
+		for _, p := range list {
+			if p.Name == "use_sim_time" && p.Value.Type == cdr.ParameterBool {
+				e.UseSimTime = fmt.Sprint(p.Value.BoolValue)
+				e.UseSimTimeAtS = a.x(m.LogTimeNS)
+			}
+		}
+	}
+}
+
+// rosoutNodes adds the logger names of /rosout to the node table.
+type rosoutNodes struct{ c *nodeClockCheck }
+
+func (*rosoutNodes) role() topicRole { return roleRosout }
+
+func (r *rosoutNodes) onRaw(a *analyzer, m *bagread.Message) {
+	l, err := cdr.DecodeLog(m.Data)
+	if err != nil {
+		return // the rosout check counts it as skipped
+	}
+	name := l.Name
+	// A logger is named after its node without the leading slash; join it
+	// with the node /parameter_events names, if any.
+	if e, ok := r.c.nodes["/"+name]; ok {
+		name = e.Node
+	}
+	if e := r.c.node(name); e != nil {
+		e.RosoutLines++
+		e.stamp(l.Stamp.Nanoseconds())
+	}
+}
+
+func (*rosoutNodes) finish(*analyzer) {}
+
+func (c *nodeClockCheck) finish(a *analyzer) {
+	r := &a.rep
+	r.Nodes = []NodeClock{}
+	for _, name := range c.order {
+		e := c.nodes[name]
+		n := e.NodeClock
+		switch kinds := btoi(e.sim > 0) + btoi(e.system > 0) + btoi(e.zero > 0); {
+		case kinds > 1:
+			n.StampClock = "mixed"
+		case e.sim > 0:
+			n.StampClock = "sim"
+		case e.system > 0:
+			n.StampClock = "system"
+		case e.zero > 0:
+			n.StampClock = "zero"
+		}
+		r.Nodes = append(r.Nodes, n)
+	}
+	sort.SliceStable(r.Nodes, func(i, j int) bool { return r.Nodes[i].Node < r.Nodes[j].Node })
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// nameNodes puts the node table into the verdict: when the verdict asks
+// for use_sim_time on some node, it names the node(s) the bag shows with
+// use_sim_time=false and turns the placeholder commands into real ones, or
+// says plainly that the bag cannot tell.
+func nameNodes(rep *Report, hasParamEvents bool) {
+	var off, on []NodeClock
+	for _, n := range rep.Nodes {
+		switch n.UseSimTime {
+		case "false":
+			off = append(off, n)
+		case "true":
+			on = append(on, n)
+		}
+	}
+	v := &rep.Verdict
+	asks := strings.Contains(v.Sentence, "use_sim_time:=true")
+	line := ""
+	if len(off) > 0 && len(on) > 0 {
+		var parts []string
+		for i, n := range off {
+			if i == 3 {
+				parts = append(parts, fmt.Sprintf("%d more", len(off)-3))
+				break
+			}
+			parts = append(parts, fmt.Sprintf("%s has use_sim_time=false (parameter event at +%.1f s)", n.Node, n.UseSimTimeAtS))
+		}
+		others := on[0].Node
+		if len(on) > 1 {
+			others += fmt.Sprintf(" and the other %d nodes that announce it", len(on)-1)
+		}
+		line = fmt.Sprintf("%s while %s have true.", strings.Join(parts, "; "), others)
+	}
+	switch {
+	case asks && len(off) > 0:
+		if line == "" {
+			line = fmt.Sprintf("%s has use_sim_time=false (parameter event at +%.1f s).", off[0].Node, off[0].UseSimTimeAtS)
+		}
+		v.Sentence += " The bag names it: " + line
+		var cmds []string
+		for i, n := range off {
+			if i == 3 {
+				break
+			}
+			cmds = append(cmds, "ros2 param get "+n.Node+" use_sim_time")
+		}
+		v.Commands = replacePlaceholders(v.Commands, cmds)
+	case asks:
+		why := "it has no /parameter_events"
+		if hasParamEvents {
+			why = "no node in its /parameter_events announces use_sim_time=false (a node announces its parameters when it starts, so nodes started before the recording are not in it)"
+		}
+		v.Evidence = append(v.Evidence, "The bag cannot tell which node this is: "+why+".")
+	case line != "":
+		v.Evidence = append(v.Evidence, "Nodes and their clocks: "+line+" Their topics are not the ones analysed here, or their stamps agree anyway.")
+	}
+}
+
+// replacePlaceholders swaps "ros2 param get /<...> use_sim_time" commands
+// for the real ones (once), keeping the others.
+func replacePlaceholders(cmds, real []string) []string {
+	out := make([]string, 0, len(cmds)+len(real))
+	done := false
+	for _, c := range cmds {
+		if strings.HasPrefix(c, "ros2 param get ") && strings.Contains(c, "/<") {
+			if !done {
+				out = append(out, real...)
+				done = true
+			}
+			continue
+		}
+		out = append(out, c)
+	}
+	if !done {
+		out = append(real, out...)
+	}
+	return out
+}
+
+// hasRole reports whether any topic of the bag has role and messages.
+func (t *topicTable) hasRole(role topicRole) bool {
+	for _, ts := range t.list {
+		if ts.role == role && ts.messages > 0 {
+			return true
+		}
+	}
+	return false
+}
