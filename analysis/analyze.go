@@ -104,6 +104,11 @@ func Analyze(bag *bagread.Bag, cfg Config, sink ScanSink) (*Report, error) {
 	rep := a.finish()
 	nameNodes(rep, a.topics.hasRole(roleParamEvents))
 	assessDamage(rep, bag)
+	// finish hands the filters' last rows to the sink: its error counts
+	// as much as one during the pass.
+	if err == nil && a.rows.sinkErr != nil {
+		err = fmt.Errorf("analysis: writing row: %w", a.rows.sinkErr)
+	}
 	if err != nil {
 		return rep, err
 	}

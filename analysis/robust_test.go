@@ -70,6 +70,38 @@ func TestSinkErrorStops(t *testing.T) {
 	}
 }
 
+// TestSinkErrorAtEnd: a sink that fails on the last row, which the
+// filters hand over only when the pass ends, still makes Analyze fail: a
+// scan cancelled there must not keep a report that lacks rows.
+func TestSinkErrorAtEnd(t *testing.T) {
+	dir := writeCase(t, filepath.Join(t.TempDir(), "bag"), clockCase{name: "same"}, bagwrite.StorageMCAP, 2)
+	analyze := func(sink ScanSink) (*Report, error) {
+		bag, err := bagread.Open(dir, bagread.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer bag.Close()
+		return Analyze(bag, Config{}, sink)
+	}
+	total := 0
+	if _, err := analyze(func(*ScanRow) error { total++; return nil }); err != nil || total < 2 {
+		t.Fatalf("%d rows, %v", total, err)
+	}
+	for _, failAt := range []int{1, total / 2, total} {
+		boom := errors.New("interrupted")
+		n := 0
+		_, err := analyze(func(*ScanRow) error {
+			if n++; n >= failAt {
+				return boom
+			}
+			return nil
+		})
+		if !errors.Is(err, boom) {
+			t.Errorf("sink failing at row %d of %d: err %v, want %v", failAt, total, err, boom)
+		}
+	}
+}
+
 // TestBoundedSeries: a long bag's report stays bounded: at most 2000
 // points per series, outcome buckets capped.
 func TestBoundedSeries(t *testing.T) {

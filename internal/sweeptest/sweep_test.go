@@ -179,7 +179,8 @@ func (r result) String() string {
 }
 
 // command prepares name args in dir with s.env(extra), in its own
-// process group, killed with the group when ctx ends.
+// process group, killed with the group when ctx ends, and by the kernel
+// if the test process dies first.
 func (s *sweep) command(ctx context.Context, dir string, extra []string, name string, args ...string) *exec.Cmd {
 	cmd := exec.CommandContext(ctx, name, args...)
 	if !strings.ContainsRune(name, filepath.Separator) {
@@ -189,7 +190,7 @@ func (s *sweep) command(ctx context.Context, dir string, extra []string, name st
 	}
 	cmd.Dir = dir
 	cmd.Env = s.env(extra)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
 	cmd.WaitDelay = 5 * time.Second
 	return cmd
