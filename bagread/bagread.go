@@ -255,6 +255,18 @@ type ReadOptions struct {
 	// filter is pushed down to storage (SQL WHERE / MCAP channel filter).
 	Topics []string
 	Order  Order
+	// PrefixTopics names topics of which only the first PrefixBytes bytes
+	// of each payload are wanted (a header, say, of megabyte images or
+	// point clouds); they are read only if Topics selects them too. Where
+	// the storage allows it the rest of such a payload is never read (see
+	// prefix.go for where and how); Message.Size still gives the full
+	// length and Message.Prefix says Data was cut. Payloads no longer than
+	// PrefixBytes are delivered whole. PrefixBytes 0 (or no PrefixTopics)
+	// reads every message whole. Damage inside a range that was not read
+	// cannot be seen, so a prefix read may report fewer problems than a
+	// whole one on a file whose damage Open did not notice.
+	PrefixTopics []string
+	PrefixBytes  int
 }
 
 // Message is one raw message. Data aliases an internal buffer and is valid
@@ -277,8 +289,15 @@ type Message struct {
 	// Index counts messages yielded so far on this topic (0-based), so
 	// errors can name "topic /scan, message 17".
 	Index uint64
-	// Data is the CDR payload, MESSAGE-mode zstd already undone.
+	// Data is the CDR payload, MESSAGE-mode zstd already undone, or its
+	// first ReadOptions.PrefixBytes bytes when Prefix is true.
 	Data []byte
+	// Size is the full payload length in bytes (after MESSAGE-mode zstd
+	// is undone): len(Data) unless Prefix.
+	Size int64
+	// Prefix is true when Data holds only the start of a longer payload,
+	// as asked by ReadOptions.PrefixTopics.
+	Prefix bool
 	// Err is non-nil when this message could not be recovered (e.g. a
 	// corrupt MESSAGE-mode zstd frame); Data is then nil. Consumers count it
 	// as skipped and go on.

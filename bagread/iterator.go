@@ -34,6 +34,11 @@ type Iterator struct {
 	lastTopic string
 	lastIndex *uint64
 
+	// px is the prefix request (nil: whole messages); lastPrefix says
+	// whether lastTopic is one of its topics.
+	px         *prefixSpec
+	lastPrefix bool
+
 	zdec *zstd.Decoder
 	zbuf []byte
 }
@@ -57,6 +62,9 @@ type rawMessage struct {
 	data       []byte
 	err        error
 	fileIndex  int
+	// size is the full payload length when data is only its prefix
+	// (prefix reads); 0 otherwise.
+	size int64
 }
 
 // stream is one file's message source.
@@ -80,7 +88,7 @@ type fileHandle interface {
 // it is reported in File.Recovery and Iterator.Problems, and iteration goes
 // on with the next file.
 func (b *Bag) Messages(opts ReadOptions) *Iterator {
-	it := &Iterator{bag: b, order: opts.Order, perTopic: map[string]*uint64{}}
+	it := &Iterator{bag: b, order: opts.Order, perTopic: map[string]*uint64{}, px: newPrefixSpec(opts)}
 	if opts.Topics != nil {
 		it.sel = selection{}
 		for _, t := range opts.Topics {
@@ -110,7 +118,13 @@ func (it *Iterator) Next() bool {
 }
 
 func (it *Iterator) openStream(i int) stream {
-	s, err := it.bag.handles[i].open(i, it.sel, it.order)
+	var s stream
+	var err error
+	if po, ok := it.bag.handles[i].(prefixOpener); ok && it.px != nil {
+		s, err = po.openPrefix(i, it.sel, it.order, it.px)
+	} else {
+		s, err = it.bag.handles[i].open(i, it.sel, it.order)
+	}
 	if err != nil {
 		// A file that cannot be read at all is damage, not the end of the
 		// whole read: report it and go on with the others.
@@ -213,6 +227,7 @@ func (it *Iterator) fill(r *rawMessage) {
 			it.perTopic[r.topic] = p
 		}
 		it.lastTopic, it.lastIndex = r.topic, p
+		it.lastPrefix = it.px.has(r.topic)
 	}
 	idx := *it.lastIndex
 	*it.lastIndex = idx + 1
@@ -220,10 +235,13 @@ func (it *Iterator) fill(r *rawMessage) {
 		Topic: r.topic, Type: r.typ, LogTimeNS: r.logTime,
 		PublishTimeNS: r.pubTime, HasPublishTime: r.hasPub,
 		FileIndex: r.fileIndex, Position: r.pos, ChunkOffset: r.chunkOff,
-		Index: idx, Data: r.data,
+		Index: idx, Data: r.data, Size: int64(len(r.data)),
+	}
+	if it.px != nil {
+		defer it.cutPrefix(m, r)
 	}
 	fail := func(err error) {
-		m.Data = nil
+		m.Data, m.Size = nil, 0
 		m.Err = &MessageError{File: it.bag.Files[r.fileIndex].Path, Topic: r.topic, Index: idx, Position: r.pos, Rowid: r.rowid, ChunkOffset: r.chunkOff, Err: err}
 	}
 	if r.err != nil {
@@ -245,7 +263,7 @@ func (it *Iterator) fill(r *rawMessage) {
 			return
 		}
 		it.zbuf = out
-		m.Data = out
+		m.Data, m.Size = out, int64(len(out))
 	}
 }
 

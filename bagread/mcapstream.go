@@ -44,6 +44,7 @@ type mcapStream struct {
 	done      bool
 	sawEnd    bool
 	sawFooter bool
+	prefixState
 }
 
 func newMCAPStream(h *mcapHandle, fileIndex int, sel selection, scan bool) (*mcapStream, error) {
@@ -132,6 +133,12 @@ func (s *mcapStream) stop(off int64, err error) {
 
 func (s *mcapStream) next() bool {
 	for {
+		if s.cs != nil {
+			if s.nextStreamed() {
+				return true
+			}
+			continue
+		}
 		if len(s.inChunk) > 0 {
 			if s.nextInChunk() {
 				return true
@@ -184,6 +191,10 @@ func (s *mcapStream) next() bool {
 					continue
 				}
 			}
+			if s.px != nil && s.streamable(length) {
+				s.streamChunk(start, length)
+				continue
+			}
 			body, err := s.rr.body(&s.recBuf, length)
 			if err != nil {
 				// A .mcap.zstd stream cut inside a chunk: keep what decodes.
@@ -193,6 +204,12 @@ func (s *mcapStream) next() bool {
 			s.loadChunk(start, body)
 			s.readAhead(start)
 		case opMessage:
+			if s.px != nil && length > prefixStreamRecord {
+				if s.streamTopLevel(start, length) {
+					return true
+				}
+				continue
+			}
 			body, err := s.rr.body(&s.recBuf, length)
 			if err != nil {
 				s.stop(start, err)
@@ -365,6 +382,7 @@ func (s *mcapStream) close() error {
 		s.ahead = nil
 	}
 	s.dec.close()
+	s.closePrefix()
 	return s.rr.close()
 }
 

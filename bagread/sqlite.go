@@ -30,6 +30,8 @@ type sqliteHandle struct {
 	deferCounts, pending bool
 	// sequential: Options.Sequential, read with no worker goroutine.
 	sequential bool
+	// limit is Options.MaxRecordBytes in effect (prefix reads check it).
+	limit int64
 }
 
 // openSQLite opens a db3 read-only. A leftover -wal holds committed
@@ -87,6 +89,7 @@ func (b *Bag) openSQLite(path string, compressed bool) (*opened, error) {
 		return fail("read sqlite schema", err)
 	}
 	o.handle.(*sqliteHandle).sequential = b.opts.Sequential
+	o.handle.(*sqliteHandle).limit = b.limit()
 	o.file.PrivateCopy = private
 	if st, err := os.Stat(path + "-wal"); err == nil {
 		o.file.WALBytes = st.Size()

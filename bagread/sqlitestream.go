@@ -70,11 +70,22 @@ type sqliteStream struct {
 	stop    chan struct{}
 	cur     *sqliteBatch
 	i       int
+
+	// px, blob and buf serve prefix reads (sqliteprefix.go).
+	px   *prefixSpec
+	blob *blobReader
+	buf  []byte
 }
 
 // open starts reading the file; the topic filter becomes WHERE topic_id
 // IN (...).
 func (h *sqliteHandle) open(fileIndex int, sel selection, order Order) (stream, error) {
+	return h.openRead(fileIndex, sel, order, nil)
+}
+
+// openRead is open with, for px's topics, the data column replaced by its
+// length (see openPrefix).
+func (h *sqliteHandle) openRead(fileIndex int, sel selection, order Order, px *prefixSpec) (stream, error) {
 	var where []string
 	if sel != nil {
 		var ids []string
@@ -90,7 +101,7 @@ func (h *sqliteHandle) open(fileIndex int, sel selection, order Order) (stream, 
 	}
 	query := func(extra ...string) string {
 		w := append(append([]string{}, where...), extra...)
-		q := "SELECT id, topic_id, timestamp, data FROM messages"
+		q := "SELECT id, topic_id, timestamp, " + h.dataColumn(px) + " FROM messages"
 		if len(w) > 0 {
 			q += " WHERE " + strings.Join(w, " AND ")
 		}
@@ -103,7 +114,7 @@ func (h *sqliteHandle) open(fileIndex int, sel selection, order Order) (stream, 
 		}
 		return q + " ORDER BY id"
 	}
-	s := &sqliteStream{h: h, fileIndex: fileIndex}
+	s := &sqliteStream{h: h, fileIndex: fileIndex, px: px}
 	workers := min(sqliteWorkers, runtime.GOMAXPROCS(0))
 	lo, hi, split := int64(0), int64(0), false
 	if !h.sequential && order == RecordOrder && !h.damaged && h.trunc == nil && workers >= 2 {
@@ -321,6 +332,10 @@ func (s *sqliteStream) next() bool {
 	data, ok3 := r[3].([]byte)
 	m.pos, m.seq = id, uint64(id)
 	s.n++
+	if _, isLen := r[3].(int64); isLen && s.px != nil && ok1 && ok2 {
+		data, m.size, m.err = s.readPrefix(id)
+		ok3 = true
+	}
 	if !ok1 || !ok2 || !ok3 {
 		m.topic = "<unreadable row>"
 		m.err = fmt.Errorf("row has topic_id %T, timestamp %T, data %T; want integer, integer, blob", r[1], r[2], r[3])
@@ -332,6 +347,9 @@ func (s *sqliteStream) next() bool {
 		m.err = fmt.Errorf("%w: topic_id %d", ErrOrphanMessage, topicID)
 	}
 	m.topic, m.typ, m.logTime, m.data = t.name, t.typ, ts, data
+	if m.err != nil {
+		m.data, m.size = nil, 0
+	}
 	return true
 }
 
@@ -341,6 +359,10 @@ func (s *sqliteStream) problems() []Problem  { return s.probs }
 
 // close stops the workers, waits for them and closes their connections.
 func (s *sqliteStream) close() error {
+	if s.blob != nil {
+		s.blob.close()
+		s.blob = nil
+	}
 	if s.direct != nil {
 		err := s.direct.Close()
 		s.direct = nil
