@@ -7,6 +7,7 @@
 //	go run ./cmd/baggen --samples testdata/samples
 //	go run ./cmd/baggen --large -o DIR    (about 120 MB per bag)
 //	go run ./cmd/baggen --huge -o DIR     (10x: about 1.2 GB per bag)
+//	go run ./cmd/baggen --sensor-bench -o DIR  (camera + 3D lidar, about 2.2 GB per bag)
 package main
 
 import (
@@ -35,6 +36,9 @@ Usage:
   baggen --large [-o DIR]               benchmark bags (mcap, mcap zstd chunks, db3), reused
                                         if present (default DIR: $TMPDIR/bagclock-bench)
   baggen --huge [-o DIR]                the same, 10x longer
+  baggen --sensor-bench [--duration D] [-o DIR]
+                                        camera + 3D-lidar benchmark bags (mcap, db3), 11 s
+                                        (about 2.2 GB each) unless --duration; reused if present
   baggen --list                         case names and what they model
 
 Flags:
@@ -48,30 +52,31 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fs.PrintDefaults()
 	}
 	var (
-		caseName  = fs.String("case", "", "scenario to write (see --list)")
-		all       = fs.Bool("all", false, "write every case in both storage formats")
-		samples   = fs.String("samples", "", "write the committed sample set into this directory")
-		large     = fs.Bool("large", false, "write the ~120 MB benchmark bags")
-		huge      = fs.Bool("huge", false, "write the 10x (~1.2 GB each) benchmark bags")
-		list      = fs.Bool("list", false, "list the cases")
-		out       = fs.StringP("output", "o", "", "output bag directory (--case) or parent directory")
-		sample    = fs.Bool("sample", false, "write the short sample-size version of the case")
-		storage   = fs.String("storage", "mcap", "storage: mcap or sqlite3")
-		chunk     = fs.String("chunk-compression", "none", "MCAP chunk compression: none, zstd, lz4")
-		chunkSize = fs.Int64("chunk-size", 0, "MCAP chunk size in bytes (0: 768 KiB)")
-		noChunk   = fs.Bool("no-chunking", false, "MCAP without chunks or indexes (rosbag2 fastwrite)")
-		noSummary = fs.Bool("no-summary", false, "MCAP with an empty summary section")
-		comp      = fs.String("compression", "", "rosbag2 compression format: zstd")
-		compMode  = fs.String("compression-mode", "", "rosbag2 compression mode: FILE or MESSAGE (default FILE)")
-		split     = fs.Duration("split", 0, "start a new file after this much record time (e.g. 10s)")
-		crash     = fs.Bool("crash", false, "leave the bag as a killed recorder does (no metadata.yaml, unfinished last file)")
-		truncate  = fs.Int64("truncate", 0, "cut this many bytes off the last storage file")
-		walTail   = fs.Int("wal-tail", 0, "sqlite3: leave the last N messages only in a -wal file")
-		metaVer   = fs.Int("metadata-version", 9, "metadata.yaml version: 5 (Humble) or 9 (Jazzy)")
-		seconds   = fs.Duration("duration", 0, "override the case's duration")
-		sensors   = fs.Bool("sensors", false, "add a PointCloud2 lidar, an Imu and a camera Image beside the laser (on the laser driver's clock)")
-		namespace = fs.String("namespace", "", "record the robot's topics under this namespace (e.g. /robot1: /robot1/tf, /robot1/scan)")
-		noSlash   = fs.Bool("tf-no-slash", false, "name the tf topics tf and tf_static, without the leading slash")
+		caseName    = fs.String("case", "", "scenario to write (see --list)")
+		all         = fs.Bool("all", false, "write every case in both storage formats")
+		samples     = fs.String("samples", "", "write the committed sample set into this directory")
+		large       = fs.Bool("large", false, "write the ~120 MB benchmark bags")
+		huge        = fs.Bool("huge", false, "write the 10x (~1.2 GB each) benchmark bags")
+		sensorBench = fs.Bool("sensor-bench", false, "write the camera + 3D-lidar benchmark bags (~2.2 GB each)")
+		list        = fs.Bool("list", false, "list the cases")
+		out         = fs.StringP("output", "o", "", "output bag directory (--case) or parent directory")
+		sample      = fs.Bool("sample", false, "write the short sample-size version of the case")
+		storage     = fs.String("storage", "mcap", "storage: mcap or sqlite3")
+		chunk       = fs.String("chunk-compression", "none", "MCAP chunk compression: none, zstd, lz4")
+		chunkSize   = fs.Int64("chunk-size", 0, "MCAP chunk size in bytes (0: 768 KiB)")
+		noChunk     = fs.Bool("no-chunking", false, "MCAP without chunks or indexes (rosbag2 fastwrite)")
+		noSummary   = fs.Bool("no-summary", false, "MCAP with an empty summary section")
+		comp        = fs.String("compression", "", "rosbag2 compression format: zstd")
+		compMode    = fs.String("compression-mode", "", "rosbag2 compression mode: FILE or MESSAGE (default FILE)")
+		split       = fs.Duration("split", 0, "start a new file after this much record time (e.g. 10s)")
+		crash       = fs.Bool("crash", false, "leave the bag as a killed recorder does (no metadata.yaml, unfinished last file)")
+		truncate    = fs.Int64("truncate", 0, "cut this many bytes off the last storage file")
+		walTail     = fs.Int("wal-tail", 0, "sqlite3: leave the last N messages only in a -wal file")
+		metaVer     = fs.Int("metadata-version", 9, "metadata.yaml version: 5 (Humble) or 9 (Jazzy)")
+		seconds     = fs.Duration("duration", 0, "override the case's duration")
+		sensors     = fs.Bool("sensors", false, "add a PointCloud2 lidar, an Imu and a camera Image beside the laser (on the laser driver's clock)")
+		namespace   = fs.String("namespace", "", "record the robot's topics under this namespace (e.g. /robot1: /robot1/tf, /robot1/scan)")
+		noSlash     = fs.Bool("tf-no-slash", false, "name the tf topics tf and tf_static, without the leading slash")
 	)
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, pflag.ErrHelp) {
@@ -89,13 +94,13 @@ func run(args []string, stdout, stderr io.Writer) int {
 		SplitEvery: *split, Crash: *crash, TruncateTail: *truncate, WALTail: *walTail, MetadataVersion: *metaVer,
 	}
 	modes := 0
-	for _, on := range []bool{*caseName != "", *all, *samples != "", *large, *huge, *list} {
+	for _, on := range []bool{*caseName != "", *all, *samples != "", *large, *huge, *sensorBench, *list} {
 		if on {
 			modes++
 		}
 	}
 	if modes != 1 {
-		fmt.Fprintln(stderr, "baggen: give exactly one of --case, --all, --samples, --large, --huge, --list")
+		fmt.Fprintln(stderr, "baggen: give exactly one of --case, --all, --samples, --large, --huge, --sensor-bench, --list")
 		fs.Usage()
 		return 2
 	}
@@ -121,6 +126,20 @@ func run(args []string, stdout, stderr io.Writer) int {
 		// this generator version) are reused.
 		var bags []bench.Bag
 		bags, err = bench.EnsureBags(dir, factor)
+		for _, b := range bags {
+			fmt.Fprintf(stdout, "%s\t%s\t%d bytes\n", b.Name, b.File, b.Size)
+		}
+	case *sensorBench:
+		dir := *out
+		if dir == "" {
+			dir = bench.CacheDir()
+		}
+		d := bench.DefaultSensorDuration
+		if *seconds > 0 {
+			d = *seconds
+		}
+		var bags []bench.Bag
+		bags, err = bench.EnsureSensorBags(dir, d)
 		for _, b := range bags {
 			fmt.Fprintf(stdout, "%s\t%s\t%d bytes\n", b.Name, b.File, b.Size)
 		}

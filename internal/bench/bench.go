@@ -180,6 +180,10 @@ var Ratios = []Ratio{
 	{"mcap: analyze vs bagread", "large-mcap/analyze", "large-mcap/bagread", 1.3},
 	{"mcap-zstd: analyze vs bagread", "large-mcap-zstd/analyze", "large-mcap-zstd/bagread", 1.3},
 	{"db3: analyze vs bagread", "large-db3/analyze", "large-db3/bagread", 1.3},
+	{"sensors-mcap: prefix read vs raw read", "sensors-mcap/prefix-read", "sensors-mcap/raw", 0.5},
+	{"sensors-db3: prefix read vs raw read", "sensors-db3/prefix-read", "sensors-db3/raw", 0.5},
+	{"sensors-mcap: analyze vs raw read", "sensors-mcap/analyze", "sensors-mcap/raw", 0.5},
+	{"sensors-db3: analyze vs raw read", "sensors-db3/analyze", "sensors-db3/raw", 0.5},
 }
 
 // FormatRatios renders the ratios whose two sides were measured (ns per

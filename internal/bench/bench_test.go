@@ -34,6 +34,9 @@ var (
 
 func TestMain(m *testing.M) {
 	if path := os.Getenv("BAGCLOCK_RSS_CHILD"); path != "" {
+		if os.Getenv("BAGCLOCK_RSS_PREFIX") == "1" {
+			os.Exit(prefixRSSChild(path))
+		}
 		os.Exit(rssChild(path, os.Getenv("BAGCLOCK_RSS_ANALYZE") == "1"))
 	}
 	code := m.Run()
