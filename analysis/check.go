@@ -3,6 +3,8 @@ package analysis
 import (
 	"sort"
 
+	"github.com/bagclock/bagclock/analysis/tf"
+
 	"github.com/bagclock/bagclock/bagread"
 )
 
@@ -63,7 +65,7 @@ type clockHook interface {
 // linkHook sees each transform of a tf message (after its link statistics
 // are updated, before the buffer stores it).
 type linkHook interface {
-	onLink(a *analyzer, m *bagread.Message, l *linkStats, stampNS int64)
+	onLink(a *analyzer, m *bagread.Message, l *linkStats, st *tf.Stamped)
 }
 
 // tfHook sees each tf message after its transforms are in the buffer;

@@ -27,6 +27,10 @@ func (a *analyzer) finish() *Report {
 	if r.TFTree == nil {
 		r.TFTree = []TFLink{}
 	}
+	if r.TFFindings == nil {
+		r.TFFindings = []TFFinding{}
+	}
+	sortTFFindings(r.TFFindings)
 	if r.Rosout == nil {
 		r.Rosout = []RosoutLine{}
 	}
@@ -108,13 +112,30 @@ func (a *analyzer) findings() []string {
 		f = append(f, "zero-stamp")
 	}
 	skew := c[string(ClockSkew)] > 0
+	mismatch, tree := false, false
 	for _, s := range r.Skew {
 		if s.Kind == SkewConstantOffset {
 			skew = true
 		}
 	}
+	for _, t := range r.TFFindings {
+		switch t.FailOn {
+		case "clock-mismatch":
+			mismatch = true
+		case "skew":
+			skew = true
+		case failOnTFTree:
+			tree = true
+		}
+	}
+	if mismatch && !has(f, "clock-mismatch") {
+		f = append(f, "clock-mismatch")
+	}
 	if skew {
 		f = append(f, "skew")
+	}
+	if tree {
+		f = append(f, failOnTFTree)
 	}
 	return f
 }
@@ -128,4 +149,13 @@ func fmtS(s float64) string {
 	default:
 		return fmt.Sprintf("%.1f ms", s*1000)
 	}
+}
+
+func has(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
 }

@@ -430,7 +430,7 @@ func (a *analyzer) onTF(m *bagread.Message, static bool) {
 		st := stampedOf(&t.msg.Transforms[i])
 		l := t.noteLink(m, i, &st, static)
 		for _, h := range a.linkHooks {
-			h.onLink(a, m, l, st.Stamp)
+			h.onLink(a, m, l, &st)
 		}
 		if err := t.buf.SetTransform(st, m.Topic, static); err != nil {
 			continue

@@ -251,9 +251,11 @@ type Report struct {
 	ZeroStamp  ZeroStampSummary `json:"zero_stamp"`
 	Skew       []Skew           `json:"skew"`
 	TFTree     []TFLink         `json:"tf_tree"`
-	Rosout     []RosoutLine     `json:"rosout"`
-	Skipped    []Skipped        `json:"skipped"`
-	Series     Series           `json:"series"`
+	// TFFindings diagnose the tf tree itself, most important first.
+	TFFindings []TFFinding  `json:"tf_findings"`
+	Rosout     []RosoutLine `json:"rosout"`
+	Skipped    []Skipped    `json:"skipped"`
+	Series     Series       `json:"series"`
 	// Pairs summarises each (scan topic, target frame) pair: the input of
 	// the verdict.
 	Pairs []PairSummary `json:"pairs"`

@@ -1,6 +1,9 @@
 package analysis
 
-import "github.com/bagclock/bagclock/bagread"
+import (
+	"github.com/bagclock/bagclock/analysis/tf"
+	"github.com/bagclock/bagclock/bagread"
+)
 
 // stampJumps finds jumps of header stamps on the analysed topics and the
 // dynamic tf links of a bag without /clock, where the stamps are the only
@@ -34,7 +37,8 @@ func seriesAt(s *[]stampSeries, id int) *stampSeries {
 	return &(*s)[id]
 }
 
-func (j *stampJumps) onLink(a *analyzer, m *bagread.Message, l *linkStats, stamp int64) {
+func (j *stampJumps) onLink(a *analyzer, m *bagread.Message, l *linkStats, st *tf.Stamped) {
+	stamp := st.Stamp
 	if l.static {
 		return
 	}

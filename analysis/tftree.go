@@ -17,7 +17,9 @@ func (tfTree) finish(a *analyzer) {
 	for _, l := range a.tf.sortedLinks() {
 		t := TFLink{Parent: l.key.parent, Child: l.key.child, Topic: l.key.topic, Static: l.static,
 			Count: l.count, OldestNS: l.oldest, NewestNS: l.newest, DelayS: l.age.median()}
-		if span := l.lastLog - l.firstLog; span > 0 && l.count > 1 {
+		// A static link has no rate: latched /tf_static is republished to
+		// every new subscriber, so its count says nothing about a publisher.
+		if span := l.lastLog - l.firstLog; !l.static && span > 0 && l.count > 1 {
 			t.RateHz = float64(l.count-1) / (float64(span) / 1e9)
 		}
 		r.TFTree = append(r.TFTree, t)

@@ -21,6 +21,11 @@ func (a *analyzer) verdict() Verdict {
 		if len(a.scanTopics) > 0 {
 			v.Sentence = fmt.Sprintf("The topic %s has no messages with a frame id in this bag (often a QoS mismatch while recording): there is nothing to check per message.", strings.Join(a.scanTopics, ", "))
 		}
+		if len(a.scanTopics) > 0 {
+			a.tfTreeLead(&v, false)
+		} else if a.tfTreeVerdict(&v) {
+			v.Evidence = append(v.Evidence, "No sensor message to check against tf: the verdict comes from the tf tree alone.")
+		}
 		a.jumpEvidence(&v)
 		return v
 	}
@@ -148,6 +153,7 @@ func (a *analyzer) verdict() Verdict {
 		}
 	}
 	a.otherClockEvidence(&v)
+	a.tfTreeLead(&v, bestClass == SameClock)
 	if n := r.Counts.RosoutLines; n > 0 {
 		v.Evidence = append(v.Evidence, fmt.Sprintf("/rosout recorded %d filter-drop / jump-back lines; %d drop lines match a predicted drop.", n, r.Counts.MatchedDrops))
 	}

@@ -250,6 +250,11 @@ func normalized(rep *analysis.Report) *analysis.Report {
 	c.Stalls = nonNil(c.Stalls)
 	c.Skew = nonNil(c.Skew)
 	c.TFTree = nonNil(c.TFTree)
+	c.TFFindings = nonNil(c.TFFindings)
+	for i := range c.TFFindings {
+		c.TFFindings[i].Links = nonNil(c.TFFindings[i].Links)
+		c.TFFindings[i].Evidence = nonNil(c.TFFindings[i].Evidence)
+	}
 	c.Rosout = nonNil(c.Rosout)
 	c.Skipped = nonNil(c.Skipped)
 	c.Pairs = nonNil(c.Pairs)

@@ -187,7 +187,7 @@ func TestJSON(t *testing.T) {
 		t.Fatalf("output does not parse: %v", err)
 	}
 	for _, k := range []string{"scans", "bag", "settings", "summary", "verdict", "clock_jumps", "stamp_jumps",
-		"stalls", "clock_rate", "zero_stamp", "skew", "tf_tree", "rosout", "skipped", "series"} {
+		"stalls", "clock_rate", "zero_stamp", "skew", "tf_tree", "tf_findings", "rosout", "skipped", "series"} {
 		if _, ok := doc[k]; !ok {
 			t.Errorf("missing key %q", k)
 		}
@@ -250,7 +250,7 @@ func TestJSONEdges(t *testing.T) {
 		rep  *analysis.Report
 		keys int
 	}{
-		{"no rows", nil, &analysis.Report{}, 18},
+		{"no rows", nil, &analysis.Report{}, 19},
 		{"no report", sampleRows(), nil, 2},
 		{"nothing", nil, nil, 2},
 	}

@@ -27,7 +27,7 @@ type analysisFlagValues struct {
 }
 
 // failOnKinds are the finding categories --fail-on accepts.
-var failOnKinds = []string{"drop", "clock-mismatch", "jump", "zero-stamp", "skew", "damage"}
+var failOnKinds = []string{"drop", "clock-mismatch", "jump", "zero-stamp", "skew", "damage", "tf-tree"}
 
 // analysisFlags registers the analysis flags on fs.
 func analysisFlags(fs *pflag.FlagSet) *analysisFlagValues {

@@ -32,7 +32,7 @@ be analysed, or an input or output could not be read or written.`,
 func setupMerge(fs *pflag.FlagSet) func(*env, []string) int {
 	out := fs.StringP("out", "o", "", "output directory for the merged index (required)")
 	var failOn []string
-	fs.StringSliceVar(&failOn, "fail-on", nil, "exit 1 when any bag had any of these: drop,clock-mismatch,jump,zero-stamp,skew")
+	fs.StringSliceVar(&failOn, "fail-on", nil, "exit 1 when any bag had any of these: drop,clock-mismatch,jump,zero-stamp,skew,damage,tf-tree")
 	return func(e *env, args []string) int {
 		if *out == "" || len(args) == 0 {
 			fmt.Fprintf(e.stderr, "bagclock merge: need --out DIR and at least one SCAN_OUT\nRun 'bagclock merge --help' for usage.\n")

@@ -1,0 +1,257 @@
+package analysis
+
+import (
+	"fmt"
+	"math"
+	"sort"
+
+	"github.com/bagclock/bagclock/analysis/tf"
+	"github.com/bagclock/bagclock/bagread"
+)
+
+// staleLinkNS: a dynamic link whose stamps lag the freshest other link of
+// its clock family by this much (median) is stale. Two seconds leave room
+// for a publisher that dates its transform ahead (AMCL adds its
+// transform_tolerance, 1 s by default in Nav2) without hiding a link that
+// stopped moving its stamps.
+const staleLinkNS = 2_000_000_000
+
+// tfClockCheck diagnoses the tree's clocks: dynamic links stamped on
+// another clock family than the rest, a tree whose stamps are offset from
+// the recorder's clock, and links much staler than the rest.
+type tfClockCheck struct {
+	lag []reservoir // by link id: freshest other link's stamp − this stamp, s
+	// top2 per family (0 sim, 1 system): the two links with the newest
+	// stamps, so "the freshest other link" costs O(1) per transform.
+	top [2][2]struct {
+		id    int
+		stamp int64
+		set   bool
+	}
+}
+
+func init() {
+	registerCheck(rankTFTree+10, "tf-clock", func(*analyzer) check { return &tfClockCheck{} })
+}
+
+func family(stampNS int64) int {
+	if stampNS >= EpochThresholdNS || stampNS <= -EpochThresholdNS {
+		return 1
+	}
+	return 0
+}
+
+var familyName = [2]string{"sim time", "system time"}
+
+func (c *tfClockCheck) onLink(a *analyzer, m *bagread.Message, l *linkStats, st *tf.Stamped) {
+	if l.static {
+		return
+	}
+	f := family(st.Stamp)
+	top := &c.top[f]
+	// The freshest stamp of another link of this family.
+	other, ok := int64(0), false
+	for _, t := range top {
+		if t.set && t.id != l.id {
+			other, ok = t.stamp, true
+			break
+		}
+	}
+	for len(c.lag) <= l.id {
+		c.lag = append(c.lag, reservoir{})
+	}
+	if ok {
+		c.lag[l.id].add(float64(max(0, other-st.Stamp)) / 1e9)
+	}
+	// Update the top two (by newest stamp, one entry per link).
+	switch {
+	case top[0].set && top[0].id == l.id:
+		top[0].stamp = max(top[0].stamp, st.Stamp)
+	case top[1].set && top[1].id == l.id:
+		top[1].stamp = max(top[1].stamp, st.Stamp)
+	case !top[1].set || st.Stamp > top[1].stamp:
+		top[1].id, top[1].stamp, top[1].set = l.id, st.Stamp, true
+	}
+	if top[1].set && (!top[0].set || top[1].stamp > top[0].stamp) {
+		top[0], top[1] = top[1], top[0]
+	}
+}
+
+func (c *tfClockCheck) finish(a *analyzer) {
+	var dyn []*linkStats
+	for _, l := range a.tf.sortedLinks() {
+		if !l.static && l.count > 0 {
+			dyn = append(dyn, l)
+		}
+	}
+	if len(dyn) == 0 {
+		return
+	}
+	ref := c.familyMixture(a, dyn)
+	c.staleLinks(a, dyn, ref)
+	c.recorderOffset(a, dyn, ref)
+}
+
+// familyMixture reports dynamic links on another clock family than the
+// tree's, and returns the tree's family: /clock's when the bag has it,
+// else the family most links are on (ties: the recorder's).
+func (c *tfClockCheck) familyMixture(a *analyzer, dyn []*linkStats) int {
+	var by [2][]*linkStats
+	for _, l := range dyn {
+		by[family(l.newest)] = append(by[family(l.newest)], l)
+	}
+	ref := family(a.startNS)
+	switch {
+	case a.hasClock && a.clock.seen:
+		ref = family(a.clock.ns)
+	case len(by[0]) > len(by[1]):
+		ref = 0
+	case len(by[1]) > len(by[0]):
+		ref = 1
+	}
+	odd := by[1-ref]
+	if len(odd) == 0 || len(by[ref]) == 0 {
+		return ref
+	}
+	names := make([]string, len(odd))
+	for i, l := range odd {
+		names[i] = linkName(l)
+	}
+	topics := topicsOf(odd)
+	fix := "set use_sim_time:=true on it"
+	if ref == 1 {
+		fix = "it runs with use_sim_time:=true while the rest of the system is on system time: set it to false, or give the whole system /clock"
+	}
+	why := fmt.Sprintf("the rest of the tree (%s)", plural(len(by[ref]), "dynamic link", "dynamic links"))
+	if a.hasClock {
+		why += " and /clock"
+	}
+	f := TFFinding{
+		Kind: TFOtherClockFamily, rank: rankTFFamily, Count: len(odd), FailOn: "clock-mismatch",
+		Sentence: fmt.Sprintf("tf links %s are stamped on %s (near %s) while %s are on %s (near %s): the node publishing them on %s is on the wrong clock (%s); tf2 cannot look up across the two.",
+			linkList(names), familyName[1-ref], fmtS(float64(odd[0].newest)/1e9), why, familyName[ref], fmtS(float64(by[ref][0].newest)/1e9), joinTopics(topics), fix),
+	}
+	for i, l := range odd {
+		if i == maxTFFindingExamples {
+			break
+		}
+		f.Links = append(f.Links, linkName(l))
+		f.Evidence = append(f.Evidence, fmt.Sprintf("%s: %d transforms stamped %s .. %s.", linkName(l), l.count, fmtS(float64(l.oldest)/1e9), fmtS(float64(l.newest)/1e9)))
+	}
+	a.addTFFinding(f)
+	return ref
+}
+
+// staleLinks reports dynamic links of the tree's family whose stamps lag
+// the freshest other link by more than staleLinkNS (median).
+func (c *tfClockCheck) staleLinks(a *analyzer, dyn []*linkStats, ref int) {
+	type stale struct {
+		l   *linkStats
+		lag float64
+	}
+	var st []stale
+	for _, l := range dyn {
+		if family(l.newest) != ref || l.id >= len(c.lag) || c.lag[l.id].n == 0 {
+			continue
+		}
+		if lag := c.lag[l.id].median(); lag*1e9 >= staleLinkNS {
+			st = append(st, stale{l, lag})
+		}
+	}
+	if len(st) == 0 {
+		return
+	}
+	sort.SliceStable(st, func(i, j int) bool { return st[i].lag > st[j].lag })
+	names := make([]string, len(st))
+	for i, s := range st {
+		names[i] = linkName(s.l)
+	}
+	cache := float64(a.cache) / 1e9
+	effect := fmt.Sprintf("lookups through it must wait for a newer transform, and past the %.0f s cache they fail", cache)
+	if st[0].lag > cache {
+		effect = fmt.Sprintf("more than the %.0f s tf2 cache: lookups through it at the sensors' time fail", cache)
+	}
+	f := TFFinding{
+		Kind: TFStaleLink, rank: rankTFStale, Count: len(st), FailOn: failOnTFTree,
+		Sentence: fmt.Sprintf("%s lags the rest of the tree by %s (median): %s; its publisher stamps old data or runs on a clock behind the others.",
+			linkList(names), fmtDur(st[0].lag), effect),
+	}
+	for i, s := range st {
+		if i == maxTFFindingExamples {
+			break
+		}
+		f.Links = append(f.Links, linkName(s.l))
+		f.Evidence = append(f.Evidence, fmt.Sprintf("%s: stamps %s behind the freshest other link (median of %d), newest stamp %s.",
+			linkName(s.l), fmtDur(s.lag), c.lag[s.l.id].n, fmtS(float64(s.l.newest)/1e9)))
+	}
+	a.addTFFinding(f)
+}
+
+// recorderOffset reports a tree whose every dynamic link lags (or leads)
+// record time by the same seconds-to-days offset: the publishing machine's
+// clock and the recorder's are out of sync.
+func (c *tfClockCheck) recorderOffset(a *analyzer, dyn []*linkStats, ref int) {
+	if ref != family(a.startNS) {
+		return // the recorder is on another family (sim bag recorded on wall time): no offset to speak of
+	}
+	best := math.Inf(1)
+	sign := 0
+	n := 0
+	for _, l := range dyn {
+		if family(l.newest) != ref || l.age.n < minSkewSamples {
+			continue
+		}
+		q := l.age.quantiles(0.5, 0.95)
+		if skewKind(q[0], q[1], l.age.min) != SkewConstantOffset {
+			return // one link on the recorder's clock, or jitter: not one offset for the tree
+		}
+		s := 1
+		if q[0] < 0 {
+			s = -1
+		}
+		if sign != 0 && s != sign {
+			return
+		}
+		sign = s
+		n++
+		best = math.Min(best, math.Abs(q[0]))
+	}
+	if n == 0 {
+		return
+	}
+	dir := "behind"
+	if sign < 0 {
+		dir = "ahead of"
+	}
+	sentence := fmt.Sprintf("Every tf stamp is %s %s the recorder's clock (constant): the clocks of the machine publishing tf and the recording machine are out of sync; synchronise them (chrony/NTP).", fmtDur(best), dir)
+	if best >= 86400 && sign > 0 {
+		sentence = fmt.Sprintf("Every tf stamp is %s behind the recorder's clock (constant): two machines' clocks out of sync (chrony/NTP), or a bag re-recorded while `ros2 bag play` ran without --clock (then the offset is the age of the replayed recording).", fmtDur(best))
+	}
+	a.addTFFinding(TFFinding{
+		Kind: TFOffsetFromRecorder, rank: rankTFOffset, Count: n, FailOn: "skew", Sentence: sentence,
+		Evidence: []string{fmt.Sprintf("record time − stamp on %s: at least %s, the same on every link.", plural(n, "dynamic link", "dynamic links"), fmtDur(best))},
+	})
+}
+
+func joinTopics(ts []string) string {
+	if len(ts) == 1 {
+		return ts[0]
+	}
+	return fmt.Sprintf("%v", ts)
+}
+
+// fmtDur prints a duration in seconds the way a person reads it: ms, s,
+// min, h or days.
+func fmtDur(s float64) string {
+	a := math.Abs(s)
+	switch {
+	case a >= 2*86400:
+		return fmt.Sprintf("%.1f days", s/86400)
+	case a >= 2*3600:
+		return fmt.Sprintf("%.1f h", s/3600)
+	case a >= 120:
+		return fmt.Sprintf("%.1f min", s/60)
+	default:
+		return fmtS(s)
+	}
+}

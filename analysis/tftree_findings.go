@@ -1,0 +1,138 @@
+package analysis
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// Kinds of TFFinding: faults that live in the tf tree itself, visible in
+// a bag whether or not it has a sensor topic.
+const (
+	TFOtherClockFamily    = "other_clock_family"
+	TFOffsetFromRecorder  = "offset_from_recorder"
+	TFStaleLink           = "stale_link"
+	TFStampsBackward      = "stamps_backward"
+	TFRepeatedStamps      = "repeated_stamps"
+	TFStaticConflict      = "static_conflict"
+	failOnTFTree          = "tf-tree"
+	maxTFFindingExamples  = 3
+	tfFindingLinkListSize = 8
+)
+
+// TFFinding is one diagnosis of the tf tree: what is wrong, on which
+// links, and the numbers behind it.
+type TFFinding struct {
+	Kind string `json:"kind"`
+	// Links names the links concerned as "parent->child on /topic" (at
+	// most a few; Count says how many there are).
+	Links []string `json:"links"`
+	Count int      `json:"count"`
+	// Sentence says what is wrong and what to do, in one line.
+	Sentence string `json:"sentence"`
+	// Evidence holds the numbers, one line each.
+	Evidence []string `json:"evidence"`
+	// FailOn is the --fail-on category the finding counts as.
+	FailOn string `json:"fail_on"`
+	// rank orders findings by importance (lower first); not exported.
+	rank int
+}
+
+// Finding ranks: a clock mixture breaks every lookup across it, an offset
+// from the recorder hides latency, staleness and conflicts break some
+// lookups, repeats and backward steps are warnings.
+const (
+	rankTFFamily = iota
+	rankTFStale
+	rankTFStatic
+	rankTFBackward
+	rankTFOffset
+	rankTFRepeated
+)
+
+// addTFFinding files a finding; findings are sorted by rank at the end.
+func (a *analyzer) addTFFinding(f TFFinding) {
+	if f.Evidence == nil {
+		f.Evidence = []string{}
+	}
+	if f.Links == nil {
+		f.Links = []string{}
+	}
+	a.rep.TFFindings = append(a.rep.TFFindings, f)
+}
+
+// sortTFFindings puts the most important finding first.
+func sortTFFindings(fs []TFFinding) {
+	sort.SliceStable(fs, func(i, j int) bool { return fs[i].rank < fs[j].rank })
+}
+
+func linkName(l *linkStats) string {
+	return l.key.parent + "->" + l.key.child + " on " + l.key.topic
+}
+
+// linkList names up to tfFindingLinkListSize links, "and N more" after.
+func linkList(names []string) string {
+	if len(names) <= tfFindingLinkListSize {
+		return strings.Join(names, ", ")
+	}
+	return fmt.Sprintf("%s and %d more", strings.Join(names[:tfFindingLinkListSize], ", "), len(names)-tfFindingLinkListSize)
+}
+
+// topicsOf lists the distinct topics of links, sorted.
+func topicsOf(ls []*linkStats) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, l := range ls {
+		if !seen[l.key.topic] {
+			seen[l.key.topic] = true
+			out = append(out, l.key.topic)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// plural returns "1 link" / "2 links".
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return fmt.Sprintf("%d %s", n, one)
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
+
+// tfTreeVerdict leads the verdict with the most important tf-tree finding
+// when the bag has no analysed message to judge by; it reports whether it
+// did.
+func (a *analyzer) tfTreeVerdict(v *Verdict) bool {
+	fs := a.rep.TFFindings
+	if len(fs) == 0 {
+		return false
+	}
+	v.Sentence = fs[0].Sentence
+	v.Evidence = append(v.Evidence, fs[0].Evidence...)
+	for _, f := range fs[1:] {
+		v.Evidence = append(v.Evidence, f.Sentence)
+	}
+	v.Commands = append(v.Commands, "ros2 run tf2_tools view_frames")
+	return true
+}
+
+// tfTreeLead puts a serious tf-tree finding (another clock family, a
+// stale link, conflicting static values) in the headline when the sensor
+// rows found nothing wrong, keeping the rows' sentence as evidence; other
+// findings become evidence lines.
+func (a *analyzer) tfTreeLead(v *Verdict, rowsHealthy bool) {
+	fs := a.rep.TFFindings
+	if len(fs) == 0 {
+		return
+	}
+	if rowsHealthy && fs[0].rank <= rankTFStatic {
+		v.Evidence = append(v.Evidence, "Sensor topics: "+v.Sentence)
+		v.Sentence = fs[0].Sentence
+		v.Evidence = append(v.Evidence, fs[0].Evidence...)
+		fs = fs[1:]
+	}
+	for _, f := range fs {
+		v.Evidence = append(v.Evidence, "tf tree: "+f.Sentence)
+	}
+}
