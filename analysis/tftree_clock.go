@@ -122,7 +122,7 @@ func (c *tfClockCheck) familyMixture(a *analyzer, dyn []*linkStats) int {
 	if ref == 1 {
 		fix = "it runs with use_sim_time:=true while the rest of the system is on system time: set it to false, or give the whole system /clock"
 	}
-	why := fmt.Sprintf("the rest of the tree (%s)", plural(len(by[ref]), "dynamic link", "dynamic links"))
+	why := fmt.Sprintf("the rest of the tree (%s)", plural(len(by[ref]), "dynamic link"))
 	if a.hasClock {
 		why += " and /clock"
 	}
@@ -229,7 +229,7 @@ func (c *tfClockCheck) recorderOffset(a *analyzer, dyn []*linkStats, ref int) {
 	}
 	a.addTFFinding(TFFinding{
 		Kind: TFOffsetFromRecorder, rank: rankTFOffset, Count: n, FailOn: "skew", Sentence: sentence,
-		Evidence: []string{fmt.Sprintf("record time − stamp on %s: at least %s, the same on every link.", plural(n, "dynamic link", "dynamic links"), fmtDur(best))},
+		Evidence: []string{fmt.Sprintf("record time − stamp on %s: at least %s, the same on every link.", plural(n, "dynamic link"), fmtDur(best))},
 	})
 }
 

@@ -92,13 +92,6 @@ func topicsOf(ls []*linkStats) []string {
 	return out
 }
 
-// plural returns "1 link" / "2 links".
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return fmt.Sprintf("%d %s", n, one)
-	}
-	return fmt.Sprintf("%d %s", n, many)
-}
 
 // tfTreeVerdict leads the verdict with the most important tf-tree finding
 // when the bag has no analysed message to judge by; it reports whether it
