@@ -122,7 +122,7 @@ func TestTFTreeFindings(t *testing.T) {
 				{parent: "base_link", child: "laser", static: true, stamp: simAt, every: 1000},
 			},
 			clock: true, want: nil, findings: []string{},
-			sentence: []string{"No LaserScan messages"},
+			sentence: []string{"No sensor messages"},
 		},
 		{
 			// A detector broadcasting object frames in system time beside
