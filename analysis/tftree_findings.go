@@ -92,7 +92,6 @@ func topicsOf(ls []*linkStats) []string {
 	return out
 }
 
-
 // tfTreeVerdict leads the verdict with the most important tf-tree finding
 // when the bag has no analysed message to judge by; it reports whether it
 // did.
