@@ -165,6 +165,12 @@ type Skipped struct {
 type Point struct {
 	X float64 `json:"x"` // record time, seconds since bag start
 	Y float64 `json:"y"`
+	// Index, StampNS, Outcome and LogLine say which scan a diff point is,
+	// so a plot readout can show the data behind it (zero elsewhere).
+	Index   uint64 `json:"index,omitempty"`
+	StampNS int64  `json:"stamp_ns,omitempty"`
+	Outcome string `json:"outcome,omitempty"`
+	LogLine string `json:"log_line,omitempty"`
 }
 
 // OutcomePoint is one downsampled filter decision for plots.

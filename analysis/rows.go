@@ -109,7 +109,7 @@ func (rs *rowsState) onStamped(a *analyzer, s *stampedMsg) {
 		p.classes[row.Class]++
 		if row.HasTF {
 			p.diff.add(row.DiffS)
-			p.series.add(x, row.DiffS)
+			p.series.addScan(x, row.DiffS, m.Index, stamp)
 			p.stalest[p.stalestKey(row.StalestParent, row.StalestChild, row.StalestTopic)]++
 		}
 		if row.Class != NoTransform {
@@ -247,6 +247,9 @@ func (fs *filterState) onResult(a *analyzer) func(msgfilter.Result) {
 		}
 		fs.pair.outcomes[row.FilterOutcome]++
 		rs.outcomes.add(float64(row.LogTimeNS-a.startNS)/1e9, row.FilterOutcome)
+		if row.HasTF {
+			fs.pair.series.decide(float64(row.LogTimeNS-a.startNS)/1e9, row.ScanIndex, row.FilterOutcome, row.FilterLogLine)
+		}
 	}
 }
 

@@ -126,8 +126,12 @@ func (d *downsampler) add(x, y float64) {
 	if math.IsNaN(y) || math.IsInf(y, 0) {
 		return
 	}
+	d.addPoint(Point{X: x, Y: y})
+}
+
+func (d *downsampler) addPoint(p Point) {
+	x, y := p.X, p.Y
 	idx := int64(math.Floor(x / d.width))
-	p := Point{X: x, Y: y}
 	if n := len(d.buckets); n > 0 && idx <= d.buckets[n-1].idx {
 		// Record order is close to time order; a late point joins the
 		// newest bucket rather than reopening an old one.
@@ -143,6 +147,29 @@ func (d *downsampler) add(x, y float64) {
 	d.buckets = append(d.buckets, mmBucket{idx: idx, lo: p, hi: p})
 	for len(d.buckets) > maxBuckets {
 		d.merge()
+	}
+}
+
+// addScan is add for a diff point that names its scan.
+func (d *downsampler) addScan(x, y float64, index uint64, stampNS int64) {
+	if math.IsNaN(y) || math.IsInf(y, 0) {
+		return
+	}
+	d.addPoint(Point{X: x, Y: y, Index: index, StampNS: stampNS})
+}
+
+// decide records the filter outcome of the scan with this index at x on
+// the kept point, if downsampling kept it. The filter decides a scan
+// after it was added, so only buckets from x's onwards are searched.
+func (d *downsampler) decide(x float64, index uint64, outcome, logLine string) {
+	idx := int64(math.Floor(x / d.width))
+	for i := len(d.buckets) - 1; i >= 0 && d.buckets[i].idx >= idx; i-- {
+		b := &d.buckets[i]
+		for _, p := range []*Point{&b.lo, &b.hi} {
+			if p.Index == index && p.X == x {
+				p.Outcome, p.LogLine = outcome, logLine
+			}
+		}
 	}
 }
 

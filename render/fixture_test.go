@@ -135,8 +135,12 @@ func sampleReport() *analysis.Report {
 			break
 		}
 		sim := fxSim(t)
+		// /scan points name their scan, as analysis fills them.
+		stamp := fxSystem + s2ns(sim) + 123
 		r.Series.Diff["/scan → odom"] = append(r.Series.Diff["/scan → odom"],
-			analysis.Point{X: t, Y: float64(fxSystem)/1e9 + sim - (sim - 0.05)})
+			analysis.Point{X: t, Y: float64(fxSystem)/1e9 + sim - (sim - 0.05), Index: uint64(2*i + 1), StampNS: stamp,
+				Outcome: "dropped_queue_full",
+				LogLine: "Message Filter dropping message: frame 'laser' at time " + formatNSAsSeconds(stamp) + " for reason 'discarding message because the queue is full'"})
 		if i < 2 {
 			r.Series.Diff["/scan_front → odom"] = append(r.Series.Diff["/scan_front → odom"],
 				analysis.Point{X: 0.1 + float64(i)*0.1, Y: -sim})
@@ -212,7 +216,12 @@ func hourReport() *analysis.Report {
 		pts := make([]analysis.Point, 0, 144_000)
 		for i := 0; i < 144_000; i++ {
 			t := float64(i) / 40
-			pts = append(pts, analysis.Point{X: t, Y: 0.003 + 0.001*math.Sin(t) + float64(k)})
+			// Every point names its scan and carries a drop log line, as
+			// analysis fills them: the worst case for the page size.
+			stamp := fxSystem + s2ns(t)
+			pts = append(pts, analysis.Point{X: t, Y: 0.003 + 0.001*math.Sin(t) + float64(k), Index: uint64(i), StampNS: stamp,
+				Outcome: "dropped_queue_full",
+				LogLine: "Message Filter dropping message: frame 'laser_" + strconv.Itoa(k) + "' at time " + formatNSAsSeconds(stamp) + " for reason 'discarding message because the queue is full'"})
 		}
 		r.Series.Diff[name] = pts
 	}

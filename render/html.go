@@ -69,6 +69,13 @@ type page struct {
 	Outcomes []countRow
 	ClassBar []barSeg
 	Plots    []*plot
+	// PlotData is what the page script draws, one entry per plot that has
+	// data; it is emitted as JSON inside <script>, escaped there.
+	PlotData []plotData
+	// Commands are the confirm commands as shell lines only; Notes are the
+	// remarks that came attached to them.
+	Commands []command
+	Notes    []string
 	HasEcho  bool
 
 	ClockJumps, StampJumps tableOf[analysis.ClockJump]
@@ -177,8 +184,20 @@ func newPage(r *analysis.Report) *page {
 		if strings.Contains(c, "tf2_echo") {
 			p.HasEcho = true
 		}
+		cmd, note := splitCommand(c)
+		if cmd != "" {
+			p.Commands = append(p.Commands, command{Line: cmd, Note: note != ""})
+		}
+		if note != "" && !contains(p.Notes, note) {
+			p.Notes = append(p.Notes, note)
+		}
 	}
 
+	for _, n := range p.Notes {
+		if strings.Contains(n, "tf2_echo") {
+			p.HasEcho = false // the analysis's note already says it
+		}
+	}
 	drops := 0
 	for o, n := range r.Summary.Filter {
 		if strings.HasPrefix(o, "dropped") {
@@ -223,6 +242,11 @@ func newPage(r *analysis.Report) *page {
 	}
 
 	p.Plots = []*plot{diffPlot(r, p.Duration), clockPlot(r, p.Duration), outcomePlot(r, p.Duration)}
+	for _, pl := range p.Plots {
+		if pl.Empty == "" {
+			p.PlotData = append(p.PlotData, pl.Data)
+		}
+	}
 	p.Plots[0].Caption = "Each dot is one scan: header.stamp minus the newest stamp of the stalest dynamic link to the target. " +
 		"The axis is linear below 0.1 ms and logarithmic beyond, so milliseconds of latency and 1.79e9 s of clock mismatch fit on one axis. " +
 		"Past the cache length (dashed) tf2 can no longer interpolate: that, not 1 s, is the boundary."
@@ -232,6 +256,9 @@ func newPage(r *analysis.Report) *page {
 	}
 	p.Plots[1].Caption += "Markers: ◀ /clock went backwards (bag loop, simulator reset), ▶ jumped forward; shaded: /clock stalled while recording went on."
 	p.Plots[2].Caption = "What " + consumerName(r.Settings.Consumer) + "'s tf2_ros::MessageFilter would have done with each scan."
+	if b := p.Plots[2].Data.Bucket; b > 0 {
+		p.Plots[2].Caption += " Each bar counts the scans recorded in one " + humanSeconds(b) + " bucket."
+	}
 
 	p.ClockJumps = capRows(r.ClockJumps)
 	if len(r.ClockJumps) == 0 {
@@ -301,6 +328,40 @@ func countText(m map[string]int) string {
 		parts[i] = fmt.Sprintf("%s %d", k, m[k])
 	}
 	return strings.Join(parts, ", ")
+}
+
+// command is one shell line of the confirm block.
+type command struct {
+	Line string
+	Note bool // a note beside the block belongs to it
+}
+
+// splitCommand separates a confirm command from a remark appended to it
+// as "CMD  (remark)" or "CMD  # remark", so the copied line is pure shell.
+func splitCommand(c string) (cmd, note string) {
+	c = strings.TrimSpace(c)
+	if strings.HasPrefix(c, "#") {
+		return "", strings.TrimSpace(strings.TrimLeft(c, "#"))
+	}
+	for _, sep := range []string{"  (", "  # ", " # "} {
+		if i := strings.Index(c, sep); i > 0 {
+			n := strings.TrimSpace(c[i+len(sep):])
+			if sep == "  (" {
+				n = strings.TrimSuffix(n, ")")
+			}
+			return strings.TrimSpace(c[:i]), n
+		}
+	}
+	return c, ""
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
 }
 
 var outcomeMeaning = map[string]string{

@@ -20,9 +20,10 @@ func TestHTMLEscapesBagStrings(t *testing.T) {
 			t.Errorf("raw %q in output: …%s…", raw, out[max(0, i-80):min(len(out), i+80)])
 		}
 	}
-	// Exactly our two script elements: the JSON ticket and the page script.
-	if n := len(regexp.MustCompile(`(?i)<script`).FindAllString(out, -1)); n != 2 {
-		t.Errorf("%d <script elements, want 2", n)
+	// Exactly our three script elements: the JSON ticket, the JSON plot
+	// data and the page script.
+	if n := len(regexp.MustCompile(`(?i)<script`).FindAllString(out, -1)); n != 3 {
+		t.Errorf("%d <script elements, want 3", n)
 	}
 	if strings.Contains(strings.ToLower(out), "onerror=") && !strings.Contains(out, "onerror=&#34;") {
 		t.Error("an onerror attribute made it into markup")
@@ -31,7 +32,6 @@ func TestHTMLEscapesBagStrings(t *testing.T) {
 	// <title> inside the SVG legend.
 	for _, ctx := range []struct{ name, want string }{
 		{"html text", html.EscapeString(hostileFrame)},
-		{"svg series title", "<title>" + html.EscapeString(hostileKey) + "</title>"},
 		{"legend", `<span class="mono">` + html.EscapeString(hostileKey) + `</span>`},
 	} {
 		if !strings.Contains(out, ctx.want) {
@@ -52,6 +52,25 @@ func TestHTMLEscapesBagStrings(t *testing.T) {
 	}
 	if strings.Contains(m[1], "</") {
 		t.Error("ticket JSON contains </, which could end the script element")
+	}
+	// The plot data decodes to the hostile series name, which the page
+	// script only ever writes through its esc() into markup.
+	m = regexp.MustCompile(`(?s)<script type="application/json" id="plotdata">(.*?)</script>`).FindStringSubmatch(out)
+	if m == nil {
+		t.Fatal("plot data JSON not found")
+	}
+	var pd []plotData
+	if err := json.Unmarshal([]byte(m[1]), &pd); err != nil {
+		t.Fatalf("plot data JSON: %v", err)
+	}
+	found := false
+	for _, p := range pd {
+		for _, s := range p.Series {
+			found = found || s.Name == hostileKey
+		}
+	}
+	if !found || strings.Contains(m[1], "</") {
+		t.Errorf("plot data: hostile series name found %v; contains </ %v", found, strings.Contains(m[1], "</"))
 	}
 }
 
@@ -88,7 +107,7 @@ func TestHTMLSelfContained(t *testing.T) {
 func TestHTMLSizeOneHour(t *testing.T) {
 	rep := hourReport()
 	out := renderHTML(t, rep)
-	const limit = 2 << 20
+	const limit = 2_000_000 // 2 MB
 	t.Logf("one-hour report: %d bytes", len(out))
 	if len(out) >= limit {
 		t.Fatalf("one-hour report is %d bytes, want < %d", len(out), limit)
@@ -103,10 +122,26 @@ func TestHTMLSizeOneHour(t *testing.T) {
 			t.Errorf("missing note %q", want)
 		}
 	}
-	// No series path carries more than the cap.
-	for _, m := range regexp.MustCompile(`d="([^"]*)"`).FindAllStringSubmatch(s, -1) {
-		if n := strings.Count(m[1], "M") + strings.Count(m[1], "L"); n > maxPointsPerSeries {
-			t.Errorf("a path has %d points, cap is %d", n, maxPointsPerSeries)
+	// No series carries more than the cap, and the diff plot stays within
+	// its budget over all series.
+	m := regexp.MustCompile(`(?s)<script type="application/json" id="plotdata">(.*?)</script>`).FindStringSubmatch(s)
+	if m == nil {
+		t.Fatal("plot data JSON not found")
+	}
+	var pd []plotData
+	if err := json.Unmarshal([]byte(m[1]), &pd); err != nil {
+		t.Fatalf("plot data JSON: %v", err)
+	}
+	for _, p := range pd {
+		total := 0
+		for _, sr := range p.Series {
+			if len(sr.X) > maxPointsPerSeries {
+				t.Errorf("%s: series %s has %d points, cap is %d", p.ID, sr.Name, len(sr.X), maxPointsPerSeries)
+			}
+			total += len(sr.X)
+		}
+		if p.ID == "plot-diff" && total > diffPointBudget {
+			t.Errorf("diff plot has %d points, budget %d", total, diffPointBudget)
 		}
 	}
 }
@@ -159,17 +194,28 @@ func TestAxisLabels(t *testing.T) {
 			t.Errorf("decadeLabel(%g) = %q, want %q", tc.v, got, tc.want)
 		}
 	}
-	// The diff plot of the sample spans 1 ms to 1e9 s on one axis.
+	// The diff plot of the sample spans 1 ms to 1e9 s on one axis, and
+	// the axis is symmetric: every positive label has its negative twin
+	// at the mirrored value, down to −1e9 s.
 	p := diffPlot(sampleReport(), 60)
-	var labels []string
-	for _, tk := range p.YTicks {
-		labels = append(labels, tk.Label)
+	labels := map[string]float64{}
+	for _, tk := range p.Data.YTicks {
+		labels[tk.Label] = tk.V
 	}
-	joined := strings.Join(labels, ",")
-	for _, want := range []string{"1 ms", "1 s", "1e9 s"} {
-		if !strings.Contains(joined, want) {
-			t.Errorf("diff axis labels %s lack %s", joined, want)
+	for _, want := range []string{"1 ms", "1 s", "1e9 s", "−1 ms", "−1 s", "−1e9 s", "0"} {
+		if _, ok := labels[want]; !ok {
+			t.Errorf("diff axis labels %v lack %s", labels, want)
 		}
+	}
+	for l, v := range labels {
+		if v > 0 {
+			if w, ok := labels["−"+l]; !ok || w != -v {
+				t.Errorf("label %s at %g has no mirror (%g, %v)", l, v, w, ok)
+			}
+		}
+	}
+	if p.Data.Y0 != -p.Data.Y1 {
+		t.Errorf("diff axis %g … %g is not symmetric", p.Data.Y0, p.Data.Y1)
 	}
 	// Ticks are ordered bottom to top by value: a larger value sits higher.
 	if a, b := symlog(1e-3), symlog(1e9); !(a < b) {

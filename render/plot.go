@@ -32,90 +32,94 @@ const (
 // differences are indistinguishable from zero anyway.
 const symlogC = 1e-4
 
-// plot is a server-side SVG chart. Every string field that may come from a
-// bag (series names, labels) is rendered by html/template as SVG text.
+// plot is one chart of the page. Go decides what is drawn (domains,
+// value ticks, series, markers, thinning); the page script draws it as
+// SVG at the figure's real pixel width, so text keeps its size on a phone,
+// and redraws it on hover, zoom and legend clicks. Data is the JSON the
+// script reads; html/template escapes it inside <script>.
 type plot struct {
-	ID                 string
-	Title, Caption     string
-	XLabel, YLabel     string
-	Empty              string // set when there is nothing to draw
-	XTicks, YTicks     []tick
-	Series             []svgSeries
-	Markers            []marker
-	Bands              []band
-	Zones              []zone
-	HLines             []hline
-	Bars               []bar
-	Legend             []legendItem
-	Omitted            string // note about dropped series or points
-	X0, X1, Y0, Y1     float64
-	PX0, PX1, PY0, PY1 float64
-	YMode              string // "symlog", "linear" or "count" (JS readout)
-	YBase              float64
+	ID             string
+	Title, Caption string
+	Empty          string // set when there is nothing to draw
+	Legend         []legendItem
+	Omitted        string // note about dropped series or points
+	Data           plotData
 }
 
+// plotData is what the page script draws. X values are seconds since the
+// bag start; Y values are in data units (seconds, or counts for bars).
+type plotData struct {
+	ID     string  `json:"id"`
+	Mode   string  `json:"mode"` // "symlog", "linear" or "count"
+	XLabel string  `json:"xlabel"`
+	YLabel string  `json:"ylabel"`
+	X0     float64 `json:"x0"`
+	X1     float64 `json:"x1"`
+	Y0     float64 `json:"y0"`
+	Y1     float64 `json:"y1"`
+	// YBase is subtracted from every y before drawing (a /clock on
+	// system time reads better as an offset); readouts add it back.
+	YBase  float64  `json:"ybase"`
+	YTicks []tick   `json:"yticks"`
+	Bucket float64  `json:"bucket,omitempty"` // bar width in seconds
+	Series []series `json:"series"`
+	Zones  []zone   `json:"zones,omitempty"`
+	HLines []hline  `json:"hlines,omitempty"`
+	// Outcomes names the filter outcomes that Series[].O indexes.
+	Outcomes []string `json:"outcomes,omitempty"`
+}
+
+// tick is a labelled value on an axis.
 type tick struct {
-	Pos   float64
-	Label string
+	V     float64 `json:"v"`
+	Label string  `json:"label"`
 }
 
-type svgSeries struct {
-	Name  string
-	Color string
-	D     string
-	Dots  bool
+// series is one legend entry: dots, a line, stacked bars, vertical
+// markers or shaded bands. Optional columns are parallel to X.
+type series struct {
+	Name  string    `json:"name"`
+	Color string    `json:"color"`
+	Kind  string    `json:"kind"` // "dots", "line", "bars", "markers", "bands"
+	X     []float64 `json:"x"`
+	Y     []float64 `json:"y,omitempty"`
+	// X2 ends a band; Labels and Titles go with markers and bands.
+	X2     []float64 `json:"x2,omitempty"`
+	Labels []string  `json:"labels,omitempty"`
+	Titles []string  `json:"titles,omitempty"`
+	// I, S, O, L: scan index, header stamp (sec.nanosec, exact), outcome
+	// (index into plotData.Outcomes, -1 unknown), simulated log line.
+	I []uint64 `json:"i,omitempty"`
+	S []string `json:"s,omitempty"`
+	O []int    `json:"o,omitempty"`
+	L []string `json:"l,omitempty"`
 }
 
-type marker struct {
-	X     float64
-	Color string
-	Label string
-	Title string
-}
-
-type band struct {
-	X, W  float64
-	Color string
-	Title string
-}
-
-// zone is a horizontal stripe across the plot (a range of y values).
+// zone is a horizontal stripe across the plot between two y values.
 type zone struct {
-	Y, H  float64
-	Color string
-	Label string
+	Lo    float64 `json:"lo"`
+	Hi    float64 `json:"hi"`
+	Color string  `json:"color"`
+	Label string  `json:"label"`
 }
 
 type hline struct {
-	Y     float64
-	Label string
-	Color string
-}
-
-type bar struct {
-	X, Y, W, H float64
-	Color      string
+	Y     float64 `json:"y"`
+	Label string  `json:"label"`
+	Color string  `json:"color"`
 }
 
 type legendItem struct {
-	Name  string
-	Color string
-	Note  string
+	Name   string
+	Color  string
+	Note   string
+	Series int  // index into Data.Series; -1 for a legend entry that toggles nothing
+	Swatch bool // a plain swatch (zones) rather than a toggle
 }
 
 // seriesColors avoid pure red and green, which the page uses for bad and good.
 var seriesColors = []string{"#2563eb", "#0d9488", "#9333ea", "#ea580c", "#db2777", "#0891b2",
 	"#65a30d", "#b45309", "#4f46e5", "#be123c", "#475569", "#a16207"}
-
-// linScale maps [d0,d1] to [p0,p1].
-type linScale struct{ d0, d1, p0, p1 float64 }
-
-func (s linScale) at(v float64) float64 {
-	if s.d1 == s.d0 {
-		return (s.p0 + s.p1) / 2
-	}
-	return s.p0 + (v-s.d0)/(s.d1-s.d0)*(s.p1-s.p0)
-}
 
 func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
 
@@ -198,32 +202,6 @@ func niceStep(span float64, n int) float64 {
 	return 10 * mag
 }
 
-// timeTicks labels record time since bag start.
-func timeTicks(x0, x1 float64, sc linScale) []tick {
-	span := x1 - x0
-	step := niceStep(span, 8)
-	if span >= 600 { // minutes read better than 1200 s
-		for _, m := range []float64{60, 120, 300, 600, 900, 1800, 3600} {
-			if span/m <= 9 {
-				step = m
-				break
-			}
-		}
-	}
-	var ts []tick
-	for v := math.Ceil(x0/step) * step; v <= x1+step*1e-9 && len(ts) < 40; v += step {
-		ts = append(ts, tick{Pos: sc.at(v), Label: relTimeLabel(v, step)})
-	}
-	return ts
-}
-
-func relTimeLabel(v, step float64) string {
-	if step >= 60 && math.Mod(step, 60) == 0 {
-		return strconv.FormatFloat(v/60, 'f', -1, 64) + " min"
-	}
-	return trimFloat(v, step) + " s"
-}
-
 // trimFloat prints v with as many decimals as step needs.
 func trimFloat(v, step float64) string {
 	dec := 0
@@ -268,9 +246,10 @@ func decadeLabel(v float64) string {
 	return sign + s
 }
 
-func newPlot(id, title string) *plot {
-	return &plot{ID: id, Title: title,
-		PX0: plotLeft, PX1: plotW - plotRight, PY0: plotH - plotBottom, PY1: plotTop}
+func newPlot(id, title, mode string) *plot {
+	p := &plot{ID: id, Title: title}
+	p.Data = plotData{ID: id, Mode: mode, XLabel: "record time since bag start (s)"}
+	return p
 }
 
 // xDomain returns the record-time range covered by all given series.
@@ -293,13 +272,24 @@ func xDomain(dur float64, xs ...float64) (float64, float64) {
 	return x0, x1
 }
 
+// roundX keeps record times to the microsecond: the readout shows
+// milliseconds and the page stays small.
+func roundX(x float64) float64 { return math.Round(x*1e6) / 1e6 }
+
+// logLineBudget bounds the bytes of simulated log lines carried for the
+// diff readout; past it the readout shows the outcome without the line.
+const logLineBudget = 200_000
+
+// diffPointBudget bounds the diff plot's points over all its series, so
+// twelve topics do not push a one-hour page over 2 MB.
+const diffPointBudget = 8000
+
 // diffPlot draws diff_s per (topic → target) over record time on a signed
-// log axis.
+// log axis that is symmetric about zero, so −1.79e9 s (tf on system time)
+// is labelled like +1.79e9 s.
 func diffPlot(r *analysis.Report, dur float64) *plot {
-	p := newPlot("plot-diff", "Scan stamp − latest tf stamp, over record time")
-	p.XLabel = "record time since bag start"
-	p.YLabel = "diff (signed log)"
-	p.YMode = "symlog"
+	p := newPlot("plot-diff", "Scan stamp − latest tf stamp, over record time", "symlog")
+	p.Data.YLabel = "diff (signed log)"
 	names := make([]string, 0, len(r.Series.Diff))
 	for k, pts := range r.Series.Diff {
 		if len(pts) > 0 {
@@ -315,95 +305,108 @@ func diffPlot(r *analysis.Report, dur float64) *plot {
 		p.Omitted = strconv.Itoa(len(names)-maxDiffSeries) + " more topic/target series not drawn (see JSON)."
 		names = names[:maxDiffSeries]
 	}
-	series := make([][]analysis.Point, len(names))
+	perSeries := min(maxPointsPerSeries, diffPointBudget/len(names))
+	pts := make([][]analysis.Point, len(names))
 	var xs []float64
-	maxPos, maxNeg := 1e-2, 1e-3
+	maxAbs := 1e-2
 	dropped := 0
 	for i, n := range names {
-		series[i] = decimate(r.Series.Diff[n], maxPointsPerSeries)
-		dropped += len(r.Series.Diff[n]) - len(series[i])
-		for _, pt := range series[i] {
+		pts[i] = decimate(r.Series.Diff[n], perSeries)
+		dropped += len(r.Series.Diff[n]) - len(pts[i])
+		for _, pt := range pts[i] {
 			xs = append(xs, pt.X)
-			if pt.Y > 0 {
-				maxPos = math.Max(maxPos, pt.Y)
-			} else {
-				maxNeg = math.Max(maxNeg, -pt.Y)
-			}
+			maxAbs = math.Max(maxAbs, math.Abs(pt.Y))
 		}
 	}
 	if dropped > 0 {
 		p.Omitted = strings.TrimSpace(p.Omitted + " " + strconv.Itoa(dropped) + " points thinned out for size.")
 	}
-	top, bot := decadeAbove(maxPos), -decadeAbove(maxNeg)
-	p.X0, p.X1 = xDomain(dur, xs...)
-	p.Y0, p.Y1 = symlog(bot), symlog(top)
-	xs0 := linScale{p.X0, p.X1, p.PX0, p.PX1}
-	ys := linScale{p.Y0, p.Y1, p.PY0, p.PY1}
-	p.XTicks = timeTicks(p.X0, p.X1, xs0)
+	top := decadeAbove(maxAbs)
+	p.Data.X0, p.Data.X1 = xDomain(dur, xs...)
+	p.Data.Y0, p.Data.Y1 = -top, top
 
-	// Decade ticks; thin them to every third decade when the range is wide.
+	// Decade ticks, the same on both sides of zero; every third decade
+	// when the range is wide. The page thins them further when narrow.
 	var decades []float64
+	n := 0
 	for e := -3; e <= 12; e++ {
-		d := math.Pow(10, float64(e))
-		if d <= top*1.0001 {
+		if math.Pow(10, float64(e)) <= top*1.0001 {
+			n++
+		}
+	}
+	for e := 12; e >= -3; e-- {
+		// Every third decade (1 ms, 1 s, 1000 s, 1e6 s, 1e9 s) when the
+		// range is wide.
+		if d := math.Pow(10, float64(e)); d <= top*1.0001 && (n <= 6 || (e+3)%3 == 0) {
 			decades = append(decades, d)
 		}
 	}
-	stride := 1
-	if len(decades) > 6 {
-		stride = 3
+	p.Data.YTicks = append(p.Data.YTicks, tick{V: 0, Label: "0"})
+	for _, d := range decades {
+		p.Data.YTicks = append(p.Data.YTicks, tick{V: d, Label: decadeLabel(d)}, tick{V: -d, Label: decadeLabel(-d)})
 	}
-	p.YTicks = append(p.YTicks, tick{Pos: ys.at(0), Label: "0"})
-	for i, d := range decades {
-		if i%stride != 0 {
-			continue
-		}
-		p.YTicks = append(p.YTicks, tick{Pos: ys.at(symlog(d)), Label: decadeLabel(d)})
-		if -d >= bot*1.0001 {
-			p.YTicks = append(p.YTicks, tick{Pos: ys.at(symlog(-d)), Label: decadeLabel(-d)})
-		}
-	}
-	// Where the clocks of two families meet: ±1e8 s (3 years) is never a
-	// latency, so shade it.
+	// ±1e8 s (3 years) is never a latency: the two clock families meet.
 	if top > 1e8 {
-		y := ys.at(symlog(top))
-		p.Zones = append(p.Zones, zone{Y: y, H: ys.at(symlog(1e8)) - y, Color: "#fee2e2",
-			Label: "shaded: scan ahead by years (scan on system time, tf on sim time)"})
+		p.Data.Zones = append(p.Data.Zones,
+			zone{Lo: 1e8, Hi: top, Color: "#fee2e2", Label: "scan ahead by years (scan on system time, tf on sim time)"},
+			zone{Lo: -top, Hi: -1e8, Color: "#ede9fe", Label: "scan behind by years (tf on system time, scan on sim time)"})
 	}
-	if bot < -1e8 {
-		y := ys.at(symlog(-1e8))
-		p.Zones = append(p.Zones, zone{Y: y, H: ys.at(symlog(bot)) - y, Color: "#ede9fe",
-			Label: "shaded: scan behind by years (tf on system time, scan on sim time)"})
+	if c := r.Settings.CacheTimeS; c > 0 && finite(c) && c <= top {
+		p.Data.HLines = append(p.Data.HLines,
+			hline{Y: c, Label: "+cache " + humanSeconds(c), Color: "#b45309"},
+			hline{Y: -c, Label: "−cache " + humanSeconds(c), Color: "#b45309"})
 	}
-	if c := r.Settings.CacheTimeS; c > 0 && finite(c) {
-		if c <= top {
-			p.HLines = append(p.HLines, hline{Y: ys.at(symlog(c)), Label: "+cache " + humanSeconds(c), Color: "#b45309"})
-		}
-		if -c >= bot {
-			p.HLines = append(p.HLines, hline{Y: ys.at(symlog(-c)), Label: "−cache " + humanSeconds(c), Color: "#b45309"})
-		}
-	}
+	outcomeIdx := map[string]int{}
+	logBytes, logsDropped := 0, 0
 	for i, n := range names {
-		var b strings.Builder
-		for _, pt := range series[i] {
-			b.WriteString("M")
-			b.WriteString(f1(xs0.at(pt.X)))
-			b.WriteString(" ")
-			b.WriteString(f1(ys.at(symlog(pt.Y))))
-			b.WriteString("h0")
-		}
 		c := seriesColors[i%len(seriesColors)]
-		p.Series = append(p.Series, svgSeries{Name: n, Color: c, D: b.String(), Dots: true})
-		p.Legend = append(p.Legend, legendItem{Name: n, Color: c})
+		s := series{Name: n, Color: c, Kind: "dots"}
+		hasScan := false
+		for _, pt := range pts[i] {
+			hasScan = hasScan || pt.StampNS != 0 || pt.Index != 0 || pt.Outcome != ""
+		}
+		for _, pt := range pts[i] {
+			s.X = append(s.X, roundX(pt.X))
+			s.Y = append(s.Y, pt.Y)
+			if !hasScan {
+				continue
+			}
+			s.I = append(s.I, pt.Index)
+			s.S = append(s.S, formatNSAsSeconds(pt.StampNS))
+			o := -1
+			if pt.Outcome != "" {
+				k, ok := outcomeIdx[pt.Outcome]
+				if !ok {
+					k = len(p.Data.Outcomes)
+					outcomeIdx[pt.Outcome] = k
+					p.Data.Outcomes = append(p.Data.Outcomes, pt.Outcome)
+				}
+				o = k
+			}
+			s.O = append(s.O, o)
+			l := pt.LogLine
+			if logBytes+len(l) > logLineBudget {
+				l = ""
+				logsDropped++
+			}
+			logBytes += len(l)
+			s.L = append(s.L, l)
+		}
+		p.Legend = append(p.Legend, legendItem{Name: n, Color: c, Series: len(p.Data.Series)})
+		p.Data.Series = append(p.Data.Series, s)
+	}
+	if logsDropped > 0 {
+		p.Omitted = strings.TrimSpace(p.Omitted + " " + strconv.Itoa(logsDropped) + " log lines left out of the readout for size (see the CSV).")
+	}
+	for _, z := range p.Data.Zones {
+		p.Legend = append(p.Legend, legendItem{Name: "shaded: " + z.Label, Color: z.Color, Series: -1, Swatch: true})
 	}
 	return p
 }
 
 // clockPlot draws /clock against record time, with jumps and stalls.
 func clockPlot(r *analysis.Report, dur float64) *plot {
-	p := newPlot("plot-clock", "/clock against record time")
-	p.XLabel = "record time since bag start"
-	p.YMode = "linear"
+	p := newPlot("plot-clock", "/clock against record time", "linear")
 	pts := decimate(r.Series.Clock, maxPointsPerSeries)
 	if len(pts) == 0 {
 		p.Empty = "The bag has no /clock: nothing published simulated time while it was recorded."
@@ -418,86 +421,80 @@ func clockPlot(r *analysis.Report, dur float64) *plot {
 		xs = append(xs, pt.X)
 		y0, y1 = math.Min(y0, pt.Y), math.Max(y1, pt.Y)
 	}
-	p.X0, p.X1 = xDomain(dur, xs...)
+	d := &p.Data
+	d.X0, d.X1 = xDomain(dur, xs...)
 	// Big absolute values (a /clock on system time) read better as an
 	// offset from a round base.
 	if y0 > 1e5 && y1-y0 < y0*1e-2 {
-		p.YBase = math.Floor(y0/1000) * 1000
-		p.YLabel = "/clock − " + strconv.FormatFloat(p.YBase, 'f', 0, 64) + " s"
+		d.YBase = math.Floor(y0/1000) * 1000
+		d.YLabel = "/clock − " + strconv.FormatFloat(d.YBase, 'f', 0, 64) + " s"
 	} else {
-		p.YLabel = "/clock (s)"
+		d.YLabel = "/clock (s)"
 	}
-	lo, hi := y0-p.YBase, y1-p.YBase
+	lo, hi := y0-d.YBase, y1-d.YBase
 	if hi-lo < 1e-9 {
 		hi = lo + 1
 	}
 	pad := (hi - lo) * 0.05
 	step := niceStep(hi-lo+2*pad, 6)
-	p.Y0, p.Y1 = math.Floor((lo-pad)/step)*step, math.Ceil((hi+pad)/step)*step
-	if lo >= 0 && p.Y0 < 0 {
-		p.Y0 = 0
+	d.Y0, d.Y1 = math.Floor((lo-pad)/step)*step, math.Ceil((hi+pad)/step)*step
+	if lo >= 0 && d.Y0 < 0 {
+		d.Y0 = 0
 	}
-	xsc := linScale{p.X0, p.X1, p.PX0, p.PX1}
-	ysc := linScale{p.Y0, p.Y1, p.PY0, p.PY1}
-	p.XTicks = timeTicks(p.X0, p.X1, xsc)
-	for v := p.Y0; v <= p.Y1+step*1e-9 && len(p.YTicks) < 20; v += step {
-		p.YTicks = append(p.YTicks, tick{Pos: ysc.at(v), Label: trimFloat(v, step)})
+	for v := d.Y0; v <= d.Y1+step*1e-9 && len(d.YTicks) < 20; v += step {
+		d.YTicks = append(d.YTicks, tick{V: v, Label: trimFloat(v, step)})
 	}
-	var b strings.Builder
-	for i, pt := range pts {
-		// A backward jump is drawn as a break, not a line back in time.
-		if i == 0 || pt.Y < pts[i-1].Y {
-			b.WriteString("M")
-		} else {
-			b.WriteString("L")
-		}
-		b.WriteString(f1(xsc.at(pt.X)))
-		b.WriteString(" ")
-		b.WriteString(f1(ysc.at(pt.Y - p.YBase)))
+	s := series{Name: "/clock", Color: "#2563eb", Kind: "line"}
+	for _, pt := range pts {
+		s.X = append(s.X, roundX(pt.X))
+		s.Y = append(s.Y, pt.Y-d.YBase)
 	}
-	p.Series = append(p.Series, svgSeries{Name: "/clock", Color: "#2563eb", D: b.String()})
-	p.Legend = append(p.Legend, legendItem{Name: "/clock", Color: "#2563eb"})
+	p.Legend = append(p.Legend, legendItem{Name: "/clock", Color: "#2563eb", Series: len(d.Series)})
+	d.Series = append(d.Series, s)
 
 	start := r.Bag.StartNS
-	clamp := func(x float64) float64 { return math.Max(p.PX0, math.Min(p.PX1, x)) }
-	nb, nf := 0, 0
+	back := series{Name: "jump backward", Color: "#dc2626", Kind: "markers"}
+	fwd := series{Name: "jump forward", Color: "#ea580c", Kind: "markers"}
 	for _, j := range r.ClockJumps {
 		if j.Topic != "" && j.Topic != "/clock" {
 			continue
 		}
-		if len(p.Markers) >= maxMarkers {
+		if len(back.X)+len(fwd.X) >= maxMarkers {
 			p.Omitted = strings.TrimSpace(p.Omitted + " More jump markers not drawn.")
 			break
 		}
-		x := clamp(xsc.at(nsToS(j.LogTimeNS - start)))
-		m := marker{X: x, Title: "jump " + j.Kind + " at message " + strconv.FormatUint(j.Index, 10) +
-			": " + padNS(j.FromNS) + " → " + padNS(j.ToNS)}
+		x := roundX(diffS(j.LogTimeNS, start))
+		title := "jump " + j.Kind + " at /clock message " + strconv.FormatUint(j.Index, 10) +
+			": " + padNS(j.FromNS) + " → " + padNS(j.ToNS) + " (" + humanSeconds(diffS(j.ToNS, j.FromNS)) + ")"
+		m := &fwd
+		label := "▶"
 		if j.Kind == "backward" {
-			m.Color, m.Label = "#dc2626", "◀"
-			nb++
-		} else {
-			m.Color, m.Label = "#ea580c", "▶"
-			nf++
+			m, label = &back, "◀"
 		}
-		p.Markers = append(p.Markers, m)
+		m.X = append(m.X, x)
+		m.Labels = append(m.Labels, label)
+		m.Titles = append(m.Titles, title)
 	}
-	if nb > 0 {
-		p.Legend = append(p.Legend, legendItem{Name: "jump backward", Color: "#dc2626", Note: strconv.Itoa(nb)})
-	}
-	if nf > 0 {
-		p.Legend = append(p.Legend, legendItem{Name: "jump forward", Color: "#ea580c", Note: strconv.Itoa(nf)})
-	}
-	for i, s := range r.Stalls {
+	stalls := series{Name: "stall", Color: "#fbbf24", Kind: "bands"}
+	for i, st := range r.Stalls {
 		if i >= maxMarkers {
 			break
 		}
-		x0 := clamp(xsc.at(nsToS(s.StartLogNS - start)))
-		x1 := clamp(xsc.at(nsToS(s.EndLogNS - start)))
-		p.Bands = append(p.Bands, band{X: x0, W: math.Max(x1-x0, 1.5), Color: "#fde68a",
-			Title: "stall: /clock stayed at " + padNS(s.ClockNS) + " for " + strconv.Itoa(s.Messages) + " messages"})
+		stalls.X = append(stalls.X, roundX(diffS(st.StartLogNS, start)))
+		stalls.X2 = append(stalls.X2, roundX(diffS(st.EndLogNS, start)))
+		stalls.Titles = append(stalls.Titles, "stall: /clock stayed at "+padNS(st.ClockNS)+" for "+
+			strconv.Itoa(st.Messages)+" messages ("+humanSeconds(diffS(st.EndLogNS, st.StartLogNS))+")")
 	}
-	if len(r.Stalls) > 0 {
-		p.Legend = append(p.Legend, legendItem{Name: "stall", Color: "#fbbf24", Note: strconv.Itoa(len(r.Stalls))})
+	for _, m := range []series{back, fwd, stalls} {
+		if len(m.X) == 0 {
+			continue
+		}
+		n := len(m.X)
+		if m.Kind == "bands" {
+			n = len(r.Stalls)
+		}
+		p.Legend = append(p.Legend, legendItem{Name: m.Name, Color: m.Color, Note: strconv.Itoa(n), Series: len(d.Series)})
+		d.Series = append(d.Series, m)
 	}
 	return p
 }
@@ -522,12 +519,10 @@ func outcomeColor(o string) string {
 	return "#475569"
 }
 
-// outcomePlot draws filter outcomes over record time as stacked bars.
+// outcomePlot draws filter outcomes over record time as stacked bars of
+// a stated bucket width.
 func outcomePlot(r *analysis.Report, dur float64) *plot {
-	p := newPlot("plot-outcomes", "Message filter outcomes over record time")
-	p.XLabel = "record time since bag start"
-	p.YLabel = "scans per bucket"
-	p.YMode = "count"
+	p := newPlot("plot-outcomes", "Message filter outcomes over record time", "count")
 	var pts []analysis.OutcomePoint
 	for _, o := range r.Series.Outcomes {
 		if finite(o.X) && o.Count > 0 {
@@ -544,28 +539,36 @@ func outcomePlot(r *analysis.Report, dur float64) *plot {
 		kinds[o.Outcome] += o.Count
 		xs = append(xs, o.X)
 	}
-	p.X0, p.X1 = xDomain(dur, xs...)
-	// Bucket into at most maxPointsPerSeries bars in total.
+	d := &p.Data
+	d.X0, d.X1 = xDomain(dur, xs...)
+	// The bucket is the spacing analysis used, widened to a whole multiple
+	// of it (so no bar gets two buckets and its neighbour one) when that
+	// would give more than maxPointsPerSeries bars in total.
 	nb := maxPointsPerSeries / max(1, len(kinds))
 	xsSorted := append([]float64(nil), xs...)
 	sort.Float64s(xsSorted)
 	width := math.Inf(1)
 	for i := 1; i < len(xsSorted); i++ {
-		if d := xsSorted[i] - xsSorted[i-1]; d > 1e-12 {
-			width = math.Min(width, d)
+		if dx := xsSorted[i] - xsSorted[i-1]; dx > 1e-9 {
+			width = math.Min(width, dx)
 		}
 	}
-	if !finite(width) || (p.X1-p.X0)/width > float64(nb) {
-		width = (p.X1 - p.X0) / float64(nb)
+	if !finite(width) {
+		width = roundUp125((d.X1 - d.X0) / 100)
+	}
+	if n := (d.X1 - d.X0) / width; n > float64(nb) {
+		width *= math.Ceil(n / float64(nb))
 	}
 	type key struct {
-		bin int
+		bin int64
 		o   string
 	}
 	counts := map[key]int{}
-	bins := map[int]bool{}
+	bins := map[int64]bool{}
 	for _, o := range pts {
-		b := int(math.Round((o.X - p.X0) / width))
+		// 1e-6 s of slack: bucket starts are multiples of the width
+		// up to float error.
+		b := int64(math.Floor(o.X/width + 1e-6))
 		counts[key{b, o.Outcome}] += o.Count
 		bins[b] = true
 	}
@@ -579,48 +582,54 @@ func outcomePlot(r *analysis.Report, dur float64) *plot {
 	sort.Strings(extra)
 	order = append(order, extra...)
 	maxStack := 1
-	binList := make([]int, 0, len(bins))
+	binList := make([]int64, 0, len(bins))
 	for b := range bins {
 		binList = append(binList, b)
-		s := 0
+		n := 0
 		for _, o := range order {
-			s += counts[key{b, o}]
+			n += counts[key{b, o}]
 		}
-		maxStack = max(maxStack, s)
+		maxStack = max(maxStack, n)
 	}
-	sort.Ints(binList)
-	step := niceStep(float64(maxStack), 4)
-	if step < 1 {
-		step = 1
+	sort.Slice(binList, func(i, j int) bool { return binList[i] < binList[j] })
+	step := math.Max(1, niceStep(float64(maxStack), 4))
+	d.Y0, d.Y1 = 0, math.Ceil(float64(maxStack)/step)*step
+	for v := 0.0; v <= d.Y1+1e-9; v += step {
+		d.YTicks = append(d.YTicks, tick{V: v, Label: strconv.FormatFloat(v, 'f', 0, 64)})
 	}
-	p.Y0, p.Y1 = 0, math.Ceil(float64(maxStack)/step)*step
-	xsc := linScale{p.X0, p.X1, p.PX0, p.PX1}
-	ysc := linScale{p.Y0, p.Y1, p.PY0, p.PY1}
-	p.XTicks = timeTicks(p.X0, p.X1, xsc)
-	for v := 0.0; v <= p.Y1+1e-9; v += step {
-		p.YTicks = append(p.YTicks, tick{Pos: ysc.at(v), Label: strconv.FormatFloat(v, 'f', 0, 64)})
-	}
-	bw := math.Max(1, (xsc.at(p.X0+width)-xsc.at(p.X0))*0.85)
-	for _, b := range binList {
-		xc := xsc.at(p.X0 + float64(b)*width)
-		acc := 0
-		for _, o := range order {
-			c := counts[key{b, o}]
-			if c == 0 {
-				continue
-			}
-			yTop := ysc.at(float64(acc + c))
-			yBot := ysc.at(float64(acc))
-			p.Bars = append(p.Bars, bar{X: xc - bw/2, Y: yTop, W: bw, H: yBot - yTop, Color: outcomeColor(o)})
-			acc += c
-		}
-	}
+	d.Bucket = width
+	d.YLabel = "scans per " + humanSeconds(width)
+	d.X1 = math.Max(d.X1, float64(binList[len(binList)-1]+1)*width)
 	for _, o := range order {
-		if kinds[o] > 0 {
-			p.Legend = append(p.Legend, legendItem{Name: o, Color: outcomeColor(o), Note: strconv.Itoa(kinds[o])})
+		if kinds[o] == 0 {
+			continue
 		}
+		s := series{Name: o, Color: outcomeColor(o), Kind: "bars"}
+		for _, b := range binList {
+			if c := counts[key{b, o}]; c > 0 {
+				s.X = append(s.X, roundX(float64(b)*width))
+				s.Y = append(s.Y, float64(c))
+			}
+		}
+		p.Legend = append(p.Legend, legendItem{Name: o, Color: outcomeColor(o), Note: strconv.Itoa(kinds[o]), Series: len(d.Series)})
+		d.Series = append(d.Series, s)
 	}
 	return p
+}
+
+// roundUp125 rounds a positive width up to 1, 2 or 5 times a power of
+// ten, so the bucket width reads as 50 ms rather than 47.3 ms.
+func roundUp125(v float64) float64 {
+	if !(v > 0) || !finite(v) {
+		return 1
+	}
+	mag := math.Pow(10, math.Floor(math.Log10(v)))
+	for _, m := range []float64{1, 2, 5, 10} {
+		if v <= m*mag*(1+1e-9) {
+			return m * mag
+		}
+	}
+	return 10 * mag
 }
 
 // f1 formats an SVG coordinate with one decimal.
