@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -134,6 +135,10 @@ func (b *browser) shot(name string) []byte {
 	b.t.Helper()
 	ctx, cancel := context.WithTimeout(b.ctx, 60*time.Second)
 	defer cancel()
+	// Render every section (below the fold they wait for a scroll).
+	if err := chromedp.Do(ctx, evalVoid(`document.documentElement.classList.add("full")`)); err != nil {
+		b.t.Fatal(err)
+	}
 	png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
 	if err != nil {
 		b.t.Fatalf("screenshot: %v", err)
@@ -158,6 +163,11 @@ func (b *browser) shotOf(id, name string) {
 	b.t.Helper()
 	ctx, cancel := context.WithTimeout(b.ctx, 60*time.Second)
 	defer cancel()
+	// Scroll there first: sections below the fold are only rendered
+	// when they come into view (content-visibility).
+	if err := chromedp.Do(ctx, chromedp.ScrollIntoView(chromedp.ID(id)), chromedp.Sleep(300*time.Millisecond)); err != nil {
+		b.t.Fatalf("scroll to #%s: %v", id, err)
+	}
 	png, err := chromedp.Run(ctx, chromedp.Screenshot(chromedp.ID(id)))
 	if err != nil {
 		b.t.Fatalf("screenshot of #%s: %v", id, err)
@@ -243,10 +253,11 @@ func TestBrowser(t *testing.T) {
 				}
 				if tc.name == "sample" {
 					b.shot(fmt.Sprintf("report-%d", width))
-					for _, id := range []string{"verdict-box", "plot-diff", "plot-clock", "plot-outcomes"} {
+					for _, id := range []string{"verdict-box", "plot-diff", "plot-clock", "plot-outcomes", "tftree"} {
 						b.shotOf(id, fmt.Sprintf("%s-%d", id, width))
 					}
 					checkPlots(t, b, tc.report)
+					checkTFTree(t, b)
 				} else {
 					// Move over every plot, click every legend entry: the
 					// hostile names must stay text.
@@ -412,6 +423,22 @@ func checkPlots(t *testing.T, b *browser, r *analysis.Report) {
 		if len(vs) == 0 || vs[0] != 0 || vs[len(vs)-1] < 50 {
 			t.Errorf("%s: ticks after double-click %v, want 0 s … 60 s", id, vs)
 		}
+	}
+}
+
+// checkTFTree hovers the /scan path button: the two links from laser to
+// odom light up, the others dim.
+func checkTFTree(t *testing.T, b *browser) {
+	r := eval[rect](b, `(function(){var e=document.querySelector('.tfp[data-path="0"]');e.scrollIntoView({block:"center"});
+		var r=e.getBoundingClientRect();return {Left:r.left,Top:r.top,Width:r.width,Height:r.height};})()`)
+	b.mouse(input.DispatchMouseEventTypeMouseMoved, r.Left+r.Width/2, r.Top+r.Height/2)
+	on := eval[[]string](b, `Array.prototype.map.call(document.querySelectorAll("svg.tftree .e.on title"),function(t){return t.textContent.split(" on ")[0];})`)
+	sort.Strings(on)
+	if strings.Join(on, ";") != "base_link → laser;odom → base_link" {
+		t.Errorf("links lit for /scan: %q, want odom → base_link and base_link → laser", on)
+	}
+	if !eval[bool](b, `document.querySelector("svg.tftree").classList.contains("hl")`) {
+		t.Error("the tree is not in highlight mode while a path is hovered")
 	}
 }
 

@@ -119,6 +119,10 @@ func sampleReport() *analysis.Report {
 			{Parent: "base_link", Child: "laser_front", Topic: "/tf_static", Static: true, Count: 1},
 			{Parent: "map", Child: "odom", Topic: "/tf", Count: 300, RateHz: 5, OldestNS: 0, NewestNS: s2ns(29.8), DelayS: 0.03},
 		},
+		Pairs: []analysis.PairSummary{
+			{Topic: "/scan", FrameID: "laser", TargetFrame: "odom"},
+			{Topic: "/scan_front", FrameID: "laser_front", TargetFrame: "odom"},
+		},
 		Rosout: []analysis.RosoutLine{
 			{Index: 12, LogTimeNS: fxStart + s2ns(2.6), StampNS: s2ns(2.58), Node: "rviz", Level: 30, Kind: "filter_drop",
 				Text: "Message Filter dropping message: frame 'laser' at time 1790000000.500 for reason 'discarding message because the queue is full'", Matched: true},

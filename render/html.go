@@ -82,7 +82,7 @@ type page struct {
 	Stalls                 tableOf[analysis.Stall]
 	Skew                   tableOf[analysis.Skew]
 	TFTree                 tableOf[analysis.TFLink]
-	TreeLines              []treeLine
+	TFPic                  *tfPicture
 	Rosout                 tableOf[analysis.RosoutLine]
 	RosoutMatched          int
 	Skipped                tableOf[analysis.Skipped]
@@ -135,14 +135,6 @@ func capRows[T any](rows []T) tableOf[T] {
 type jumpsArg struct {
 	T     tableOf[analysis.ClockJump]
 	Start int64
-}
-
-type treeLine struct {
-	Indent int
-	Pad    float64 // em
-	Frame  string
-	Link   *analysis.TFLink
-	Note   string
 }
 
 // classMeaning explains each class in one line, for the class table.
@@ -268,7 +260,7 @@ func newPage(r *analysis.Report) *page {
 	p.Stalls = capRows(r.Stalls)
 	p.Skew = capRows(r.Skew)
 	p.TFTree = capRows(r.TFTree)
-	p.TreeLines = treeLines(r.TFTree)
+	p.TFPic = tfTreePicture(r.TFTree, r.Pairs)
 	p.Rosout = capRows(r.Rosout)
 	for _, l := range r.Rosout {
 		if l.Matched {
@@ -406,68 +398,6 @@ func countRows(m map[string]int, info func(string) (string, string), order []str
 		rows = append(rows, countRow{Name: k, Color: c, Meaning: meaning, Count: m[k], Pct: pct(m[k], total)})
 	}
 	return rows
-}
-
-// treeLines lays the tf links out as an indented tree, roots first, the
-// way view_frames draws it. Cycles and repeated children are cut.
-func treeLines(links []analysis.TFLink) []treeLine {
-	if len(links) > maxTableRows {
-		links = links[:maxTableRows]
-	}
-	children := map[string][]int{}
-	isChild := map[string]bool{}
-	frames := map[string]bool{}
-	for i, l := range links {
-		children[l.Parent] = append(children[l.Parent], i)
-		isChild[l.Child] = true
-		frames[l.Parent], frames[l.Child] = true, true
-	}
-	var roots []string
-	for f := range frames {
-		if !isChild[f] {
-			roots = append(roots, f)
-		}
-	}
-	sort.Strings(roots)
-	var out []treeLine
-	visited := map[string]bool{}
-	var walk func(frame string, depth int)
-	walk = func(frame string, depth int) {
-		visited[frame] = true
-		idx := children[frame]
-		sort.Slice(idx, func(a, b int) bool { return links[idx[a]].Child < links[idx[b]].Child })
-		for _, i := range idx {
-			l := &links[i]
-			if visited[l.Child] {
-				out = append(out, treeLine{Indent: depth + 1, Frame: l.Child, Link: l, Note: "already shown: more than one parent or a cycle"})
-				continue
-			}
-			out = append(out, treeLine{Indent: min(depth+1, 30), Frame: l.Child, Link: l})
-			walk(l.Child, depth+1)
-		}
-	}
-	for _, r := range roots {
-		out = append(out, treeLine{Frame: r})
-		walk(r, 0)
-	}
-	// Frames only reachable through a cycle have no root: list them too.
-	var left []string
-	for f := range frames {
-		if !visited[f] {
-			left = append(left, f)
-		}
-	}
-	sort.Strings(left)
-	for _, f := range left {
-		if !visited[f] {
-			out = append(out, treeLine{Frame: f, Note: "in a cycle: no root"})
-			walk(f, 0)
-		}
-	}
-	for i := range out {
-		out[i].Pad = float64(out[i].Indent) * 1.5
-	}
-	return out
 }
 
 func tone(findings []string) (string, string) {
