@@ -104,10 +104,10 @@ func (h *mcapHandle) close() error { return nil }
 func (b *Bag) openMCAP(path string, compressed bool) (*opened, error) {
 	h := &mcapHandle{path: path, compressed: compressed, limit: b.limit(), sequential: b.opts.Sequential}
 	var info *mcapInfo
+	var sumErr error
 	if !compressed {
-		var err error
-		info, err = readSummary(path, h.limit)
-		if err != nil {
+		info, sumErr = readSummary(path, h.limit)
+		if sumErr != nil {
 			info = nil // fall back to a scan, which says what is wrong
 		}
 	}
@@ -116,6 +116,10 @@ func (b *Bag) openMCAP(path string, compressed bool) (*opened, error) {
 		info, err = scanMCAP(h)
 		if err != nil {
 			return nil, err
+		}
+		if errors.Is(sumErr, errSummaryCRC) && info.recovery == nil {
+			info.recovery = &Recovery{Reason: fmt.Sprintf("%v: summary ignored, read sequentially, recovered %d messages", sumErr, info.messages),
+				Offset: -1, Recovered: info.messages}
 		}
 	}
 	h.info = info
@@ -168,6 +172,9 @@ func readSummary(path string, limit int64) (*mcapInfo, error) {
 	}
 	sum := make([]byte, end-summaryStart)
 	if _, err := f.ReadAt(sum, int64(summaryStart)); err != nil {
+		return nil, err
+	}
+	if err := summaryCRC(f, sum, end, size, tail); err != nil {
 		return nil, err
 	}
 	info := newMCAPInfo()

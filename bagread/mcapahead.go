@@ -120,6 +120,10 @@ func (sl *aheadSlot) fetch(f *os.File, limit int64, dst []byte) aheadChunk {
 		return aheadChunk{recs: dst, err: err}
 	}
 	recs, err := sl.dec.decompress(ch.compression, ch.records, ch.usize, dst)
+	if err == nil {
+		// A mismatch sends the chunk back to the stream, which reports it.
+		err = checkChunkCRC(&ch, recs)
+	}
 	ch.records = nil // aliases body, which the slot's next fetch reuses
 	if recs == nil {
 		recs = dst

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"encoding/binary"
 	"fmt"
+	"hash/crc32"
 	"io"
 
 	"github.com/klauspost/compress/zstd"
@@ -110,10 +111,12 @@ func (l *limitedFile) Read(p []byte) (int, error) {
 type decSource struct {
 	r       io.Reader
 	scratch []byte
+	crc     uint32 // CRC32 of every byte decoded so far
 }
 
 func (d *decSource) readFull(p []byte) error {
 	n, err := io.ReadFull(d.r, p)
+	d.crc = crc32.Update(d.crc, crc32.IEEETable, p[:n])
 	if err != nil {
 		return fmt.Errorf("decompressed records end after %d of %d bytes: %w", n, len(p), err)
 	}
@@ -255,8 +258,14 @@ func (s *mcapStream) endChunk() {
 	if f.comp != nil && f.left == 0 {
 		// All records decoded: the stream must end here too.
 		var one [1]byte
-		if n, _ := io.ReadFull(f.src.(*decSource).r, one[:]); n > 0 {
+		src := f.src.(*decSource)
+		if n, _ := io.ReadFull(src.r, one[:]); n > 0 {
 			s.problem(s.chunkStart, fmt.Errorf("MCAP chunk at byte %d: %s data decodes past the %d bytes the header says", s.chunkStart, s.chunk.compression, f.usize))
+		} else if want := s.chunk.crc; want != 0 && src.crc != want {
+			// Every byte was decoded, so the CRC can be checked, but only
+			// now that the chunk's messages were delivered.
+			s.problem(s.chunkStart, fmt.Errorf("MCAP chunk at byte %d: damaged: CRC32 of its %d uncompressed bytes is %08x, header says %08x (its messages were already delivered)",
+				s.chunkStart, f.usize, src.crc, want))
 		}
 	}
 	if s.rr.off < f.end {

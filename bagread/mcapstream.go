@@ -281,6 +281,10 @@ func (s *mcapStream) loadChunk(start int64, body []byte) {
 			s.chunkBuf = recs
 		}
 		if err == nil {
+			if cerr := checkChunkCRC(&ch, recs); cerr != nil {
+				s.chunkCRCProblem(start, recs, cerr)
+				return
+			}
 			s.chunk, s.chunkStart = ch, start
 			s.inChunk, s.chunkLen = recs, len(recs)
 			s.salvage = false

@@ -23,8 +23,11 @@ package bagread
 // and Prefix are the same whichever way a message was read.
 //
 // What was not read cannot be checked: damage inside a skipped range (a
-// bad overflow page, a corrupt payload tail, a chunk CRC that would need
-// the whole chunk) goes unnoticed by a prefix read. A damaged db3 or MCAP
+// bad overflow page, a corrupt payload tail) goes unnoticed by a prefix
+// read, and the CRC of an uncompressed chunk parsed record by record is
+// not checked (its skipped bytes were never read). A compressed chunk is
+// decoded in full, so its CRC is checked at its end, after its messages
+// were delivered (see mcapcrc.go). A damaged db3 or MCAP
 // file (one Open had to recover) is always read whole, so its problems are
 // reported exactly as without prefixes.
 

@@ -357,6 +357,10 @@ func TestPrefixDamaged(t *testing.T) {
 			off += 9 + n
 		}
 		binary.LittleEndian.PutUint64(recs[last+1:], 1<<40)
+		// No chunk CRC: a whole read would report the mismatch and skip
+		// the chunk, which a prefix read of an uncompressed chunk cannot
+		// check (mcapcrc.go); this case is about the record itself.
+		binary.LittleEndian.PutUint32(body[24:], 0)
 		hit = true
 		break
 	}
