@@ -83,11 +83,16 @@ func findPeer(t *testing.T) (dump, why string) {
 		// packages, several checkouts) wait for the first instead of
 		// each compiling better-sqlite3, which on a loaded 2-core machine
 		// made every install outlast the test timeout.
-		unlock := lockPeerInstall(t, base)
-		if _, err := os.Stat(marker); err != nil {
-			installPeer(t, src, base, dir)
-		}
-		unlock()
+		// The unlock is deferred: a failed install ends the test with
+		// t.Fatal (runtime.Goexit), and a lock left held would block the
+		// next test of this process on its own flock forever.
+		func() {
+			unlock := lockPeerInstall(t, base)
+			defer unlock()
+			if _, err := os.Stat(marker); err != nil {
+				installPeer(t, src, base, dir)
+			}
+		}()
 	}
 	// Refresh the scripts (cheap) so changed scripts are always used; ours
 	// (testdata/dumplog.mjs) goes beside them to find node_modules.
