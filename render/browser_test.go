@@ -49,6 +49,12 @@ type browser struct {
 // fresh headless Chromium whose window is width CSS pixels wide.
 func openPage(t *testing.T, bin string, page []byte, width int) *browser {
 	t.Helper()
+	return openPageAt(t, bin, page, width, "verdict")
+}
+
+// openPageAt is openPage waiting for the element with id ready.
+func openPageAt(t *testing.T, bin string, page []byte, width int, ready string) *browser {
+	t.Helper()
 	dir := t.TempDir()
 	file := filepath.Join(dir, "report.html")
 	if err := os.WriteFile(file, page, 0o644); err != nil {
@@ -94,7 +100,7 @@ func openPage(t *testing.T, bin string, page []byte, width int) *browser {
 		}
 	}()
 	t.Cleanup(func() { stopListen(); <-done })
-	b.do(chromedp.EmulateViewport(int64(width), 900), chromedp.Navigate("file://"+file), chromedp.WaitVisible(chromedp.ID("verdict")))
+	b.do(chromedp.EmulateViewport(int64(width), 900), chromedp.Navigate("file://"+file), chromedp.WaitVisible(chromedp.ID(ready)))
 	return b
 }
 

@@ -10,6 +10,7 @@ import (
 	"os"
 	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/spf13/pflag"
 )
@@ -24,6 +25,9 @@ const (
 	exitUsage    = 2 // bad flags or arguments
 	exitFailure  = 3 // could not do the job (unreadable bag, I/O error)
 )
+
+// helpWidth is the widest line --help prints: an 80-column terminal.
+const helpWidth = 80
 
 // command is one subcommand.
 type command struct {
@@ -103,12 +107,83 @@ func newFlagSet(c *command, e *env) *pflag.FlagSet {
 	fs.SortFlags = false
 	fs.Usage = func() {
 		w := e.stdout
-		fmt.Fprintf(w, "Usage: bagclock %s\n\n%s\n", c.usage, strings.TrimSpace(c.long))
+		fmt.Fprintf(w, "Usage: bagclock %s\n\n%s\n", c.usage, wrapText(strings.TrimSpace(c.long), helpWidth))
 		if fs.HasFlags() {
-			fmt.Fprintf(w, "\nFlags:\n%s", fs.FlagUsages())
+			fmt.Fprintf(w, "\nFlags:\n%s", fs.FlagUsagesWrapped(helpWidth))
 		}
 	}
 	return fs
+}
+
+// wrapText fits help text into width columns: paragraphs (runs of lines
+// that start in column 0) are refilled; an indented line that is too long
+// (a table row, an example) wraps under its own indentation plus four.
+// Text that fits is left exactly as written.
+func wrapText(s string, width int) string {
+	var out []string
+	var para []string
+	flush := func() {
+		long := false
+		for _, l := range para {
+			long = long || utf8.RuneCountInString(l) > width
+		}
+		if long {
+			out = append(out, fill(strings.Join(para, " "), "", "", width)...)
+		} else {
+			out = append(out, para...)
+		}
+		para = nil
+	}
+	for _, line := range strings.Split(s, "\n") {
+		trimmed := strings.TrimLeft(line, " ")
+		switch {
+		case trimmed == "":
+			flush()
+			out = append(out, "")
+		case len(trimmed) == len(line):
+			para = append(para, line)
+		case utf8.RuneCountInString(line) <= width:
+			flush()
+			out = append(out, line)
+		default:
+			// Cut at the last space that fits, keeping the line's own
+			// spacing (table columns) in the part that stays.
+			flush()
+			indent := line[:len(line)-len(trimmed)]
+			r := []rune(line)
+			for len(r) > width {
+				cut := strings.LastIndex(string(r[:width+1]), " ")
+				if cut <= len(indent) {
+					break
+				}
+				out = append(out, strings.TrimRight(string(r)[:cut], " "))
+				r = []rune(indent + "    " + strings.TrimLeft(string(r)[cut:], " "))
+			}
+			out = append(out, string(r))
+		}
+	}
+	flush()
+	return strings.Join(out, "\n")
+}
+
+// fill breaks words into lines of at most width columns (a single longer
+// word keeps its own line).
+func fill(text, first, rest string, width int) []string {
+	var lines []string
+	cur := first
+	empty := true
+	for _, word := range strings.Fields(text) {
+		if !empty && utf8.RuneCountInString(cur)+1+utf8.RuneCountInString(word) > width {
+			lines = append(lines, cur)
+			cur, empty = rest, true
+		}
+		if !empty {
+			cur += " "
+		}
+		cur += word
+		empty = false
+	}
+	return append(lines, cur)
 }
 
 func usage(w io.Writer) {
@@ -124,7 +199,7 @@ Commands:
 	}
 	sort.Strings(names)
 	for _, n := range names {
-		fmt.Fprintf(w, "  %-10s %s\n", n, commands[n].short)
+		fmt.Fprint(w, wrapText(fmt.Sprintf("  %-10s %s", n, commands[n].short), helpWidth)+"\n")
 	}
 	fmt.Fprintf(w, `
 Run 'bagclock <command> --help' for a command's flags and examples.

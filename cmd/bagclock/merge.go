@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/spf13/pflag"
 
@@ -32,7 +33,7 @@ be analysed, or an input or output could not be read or written.`,
 func setupMerge(fs *pflag.FlagSet) func(*env, []string) int {
 	out := fs.StringP("out", "o", "", "output directory for the merged index (required)")
 	var failOn []string
-	fs.StringSliceVar(&failOn, "fail-on", nil, "exit 1 when any bag had any of these: drop,clock-mismatch,jump,zero-stamp,skew,damage,tf-tree")
+	fs.StringSliceVar(&failOn, "fail-on", nil, "exit 1 when any bag had any of these: drop, clock-mismatch, jump, zero-stamp, skew, damage, tf-tree (comma-separated)")
 	return func(e *env, args []string) int {
 		if *out == "" || len(args) == 0 {
 			fmt.Fprintf(e.stderr, "bagclock merge: need --out DIR and at least one SCAN_OUT\nRun 'bagclock merge --help' for usage.\n")
@@ -100,7 +101,7 @@ func runMerge(e *env, out string, inputs []string, failOn []string) int {
 			}
 		}
 	}
-	if err := writeIndex(out, rows); err != nil {
+	if err := writeIndex(out, rows, indexPage("bagclock index merged from "+strings.Join(inputs, ", "), nil)); err != nil {
 		logf("%v", err)
 		failed = true
 	}

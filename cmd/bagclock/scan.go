@@ -242,7 +242,11 @@ func runScan(ctx context.Context, e *env, o scanOptions) int {
 	}
 
 	rows := archive.Compose(old, fresh, scope)
-	if err := writeIndex(o.out, rows); err != nil {
+	page := indexPage("bagclock scan of "+strings.Join(roots, ", "), settingsOf(o.cfg))
+	for _, p := range found.Problems {
+		page.Problems = append(page.Problems, p.Error())
+	}
+	if err := writeIndex(o.out, rows, page); err != nil {
 		writeErrs++
 		logf("%v", err)
 	}
@@ -426,9 +430,40 @@ func readIndexFile(path string, logf func(string, ...any)) (map[string]archive.R
 	return archive.Latest(rows), nil
 }
 
+// indexPage is the header of index.html: this bagclock and the time.
+func indexPage(title string, settings []string) render.IndexPage {
+	return render.IndexPage{Title: title, Version: version, Settings: settings,
+		Generated: time.Now().UTC().Format("2006-01-02 15:04 UTC")}
+}
+
+// settingsOf lists the analysis settings a reader of the index needs to
+// compare scans.
+func settingsOf(c analysis.Config) []string {
+	consumer := c.Consumer
+	if consumer == "" {
+		consumer = "rviz"
+	}
+	out := []string{"consumer " + consumer}
+	if len(c.ScanTopics) > 0 {
+		out = append(out, "topics "+strings.Join(c.ScanTopics, " "))
+	}
+	if len(c.TargetFrames) > 0 {
+		out = append(out, "target frames "+strings.Join(c.TargetFrames, " "))
+	}
+	if c.SetQueueSize {
+		out = append(out, fmt.Sprintf("queue size %d", c.QueueSize))
+	}
+	if c.SetTolerance {
+		out = append(out, fmt.Sprintf("tolerance %g s", c.ToleranceS))
+	}
+	if c.SetCacheTime {
+		out = append(out, fmt.Sprintf("tf cache %g s", c.CacheTimeS))
+	}
+	return out
+}
+
 // writeIndex rewrites index.jsonl (compacted), index.csv and index.html.
-func writeIndex(out string, rows []archive.Row) error {
-	page := render.IndexPage{Title: "bagclock scan index"}
+func writeIndex(out string, rows []archive.Row, page render.IndexPage) error {
 	return errors.Join(
 		writeFileAtomic(filepath.Join(out, "index.jsonl"), func(w io.Writer) error { return render.IndexJSONL(w, rows) }),
 		writeFileAtomic(filepath.Join(out, "index.csv"), func(w io.Writer) error { return render.IndexCSV(w, rows) }),
