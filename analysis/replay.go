@@ -326,7 +326,8 @@ func (a *analyzer) skip(m *bagread.Message, err error) {
 }
 
 func (a *analyzer) run() error {
-	it := a.bag.Messages(bagread.ReadOptions{Topics: a.readTopics, Order: bagread.RecordOrder})
+	it := a.bag.Messages(bagread.ReadOptions{Topics: a.readTopics, Order: bagread.RecordOrder,
+		PrefixTopics: a.headerOnlyTopics(), PrefixBytes: headerPrefixBytes})
 	defer it.Close()
 	var sizes []int64
 	for _, f := range a.bag.Files {
@@ -498,4 +499,22 @@ func (a *analyzer) progress(m *bagread.Message, sizes []int64) int64 {
 		return done + int64(float64(f.Size)*math.Min(1, float64(m.Position)/float64(f.MessageCount)))
 	}
 	return done
+}
+
+// headerPrefixBytes is how much of a sensor message the analysis reads:
+// the encapsulation, stamp and frame_id of its std_msgs/Header fit many
+// times over; an image or point cloud behind it is never read.
+const headerPrefixBytes = 4096
+
+// headerOnlyTopics lists the analysed topics whose messages are read only
+// up to headerPrefixBytes: every stamped sensor topic but LaserScan, whose
+// header decoder also checks the scan's fields behind the header.
+func (a *analyzer) headerOnlyTopics() []string {
+	var out []string
+	for _, ts := range a.topics.list {
+		if ts.role == roleStamped && !ts.laser && len(ts.raw) == 0 {
+			out = append(out, ts.name)
+		}
+	}
+	return out
 }
