@@ -47,20 +47,20 @@ func (c *CSVWriter) Row(r *analysis.ScanRow) error {
 		return err
 	}
 	rec := c.rec
-	rec[0] = r.Topic
+	rec[0] = SafeCSVCell(r.Topic)
 	rec[1] = strconv.FormatUint(r.ScanIndex, 10)
 	rec[2] = strconv.FormatInt(r.LogTimeNS, 10)
 	rec[3] = strconv.FormatInt(r.StampNS, 10)
-	rec[4] = r.FrameID
-	rec[5] = r.TargetFrame
+	rec[4] = SafeCSVCell(r.FrameID)
+	rec[5] = SafeCSVCell(r.TargetFrame)
 	rec[6], rec[7] = "", ""
 	if r.HasTF {
 		rec[6] = strconv.FormatInt(r.TFLatestNS, 10)
 		rec[7] = diffSeconds(r)
 	}
-	rec[8] = string(r.Class)
-	rec[9] = r.FilterOutcome
-	rec[10] = r.FilterReason
+	rec[8] = SafeCSVCell(string(r.Class))
+	rec[9] = SafeCSVCell(r.FilterOutcome)
+	rec[10] = SafeCSVCell(r.FilterReason)
 	rec[11] = ""
 	if r.HasPublishTime {
 		rec[11] = strconv.FormatInt(r.PublishTimeNS, 10)
@@ -69,13 +69,13 @@ func (c *CSVWriter) Row(r *analysis.ScanRow) error {
 	if r.HasClock {
 		rec[12] = strconv.FormatInt(r.ClockNS, 10)
 	}
-	rec[13] = r.StalestParent
-	rec[14] = r.StalestChild
-	rec[15] = r.StalestTopic
+	rec[13] = SafeCSVCell(r.StalestParent)
+	rec[14] = SafeCSVCell(r.StalestChild)
+	rec[15] = SafeCSVCell(r.StalestTopic)
 	rec[16] = strconv.FormatInt(r.FilterWaitNS, 10)
 	rec[17] = strconv.Itoa(r.FilterWaitTF)
-	rec[18] = r.FilterLogLine
-	rec[19] = r.Type
+	rec[18] = SafeCSVCell(r.FilterLogLine)
+	rec[19] = SafeCSVCell(r.Type)
 	if err := c.w.Write(rec); err != nil {
 		c.err = fmt.Errorf("render: csv row %s #%d: %w", r.Topic, r.ScanIndex, err)
 	}

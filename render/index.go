@@ -24,15 +24,16 @@ func IndexColumns() []string {
 }
 
 func indexRecord(r archive.Row) []string {
-	rec := []string{r.Path, r.Rel, r.Status, strconv.FormatInt(r.SizeBytes, 10),
-		strconv.FormatFloat(r.DurationS, 'f', 3, 64), r.Storage, strconv.FormatUint(r.Messages, 10),
-		r.Verdict, strconv.Itoa(r.Scans), strconv.Itoa(r.Rows)}
+	rec := []string{SafeCSVCell(r.Path), SafeCSVCell(r.Rel), SafeCSVCell(r.Status), strconv.FormatInt(r.SizeBytes, 10),
+		strconv.FormatFloat(r.DurationS, 'f', 3, 64), SafeCSVCell(r.Storage), strconv.FormatUint(r.Messages, 10),
+		SafeCSVCell(r.Verdict), strconv.Itoa(r.Scans), strconv.Itoa(r.Rows)}
 	for _, c := range archive.ClassColumns {
 		rec = append(rec, strconv.Itoa(r.Classes[string(c)]))
 	}
 	return append(rec, strconv.Itoa(r.Drops), strconv.Itoa(r.ClockJumps), strconv.Itoa(r.StampJumps),
 		strconv.Itoa(r.ZeroStampScans), strconv.Itoa(r.Skipped),
-		strings.Join(r.Findings, ";"), strings.Join(r.Problems, "; "), r.Error, r.ReportHTML, r.ReportJSON)
+		SafeCSVCell(strings.Join(r.Findings, ";")), SafeCSVCell(strings.Join(r.Problems, "; ")), SafeCSVCell(r.Error),
+		SafeCSVCell(r.ReportHTML), SafeCSVCell(r.ReportJSON))
 }
 
 // IndexCSV writes rows as index.csv: a header of IndexColumns, then one
