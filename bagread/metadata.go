@@ -3,7 +3,6 @@ package bagread
 import (
 	"fmt"
 	"math"
-	"os"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -59,7 +58,7 @@ type yamlFile struct {
 
 // readMetadataFile parses a metadata.yaml; the error names the path.
 func readMetadataFile(path string) (*Metadata, error) {
-	data, err := os.ReadFile(path)
+	data, err := readSmallFile(path, MaxMetadataBytes)
 	if err != nil {
 		return nil, err
 	}

@@ -42,6 +42,9 @@ func Open(path string, opts Options) (*Bag, error) {
 	}
 	b := &Bag{Path: path, opts: opts}
 	if !st.IsDir() {
+		if err := checkRegular(st); err != nil {
+			return nil, &FileError{Path: path, Offset: -1, Op: "open", Err: err}
+		}
 		if err := b.addFile(path); err != nil {
 			b.Close()
 			return nil, err
@@ -255,7 +258,7 @@ var (
 // sniff identifies a file by its first bytes: storage and whether it is a
 // FILE-mode zstd stream.
 func sniff(path string, limit int64) (storage string, compressed bool, err error) {
-	f, err := os.Open(path)
+	f, err := openRegular(path)
 	if err != nil {
 		return "", false, err
 	}

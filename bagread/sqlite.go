@@ -363,7 +363,7 @@ func (h *sqliteHandle) close() error { return h.db.Close() }
 
 // copyFile copies src to dst (private copies of WAL bags).
 func copyFile(src, dst string) error {
-	in, err := os.Open(src)
+	in, err := openRegular(src)
 	if err != nil {
 		return err
 	}

@@ -47,7 +47,7 @@ Examples:
 }
 
 func runInfo(e *env, path string, asJSON bool) int {
-	bag, err := bagread.Open(path, bagread.Options{})
+	bag, err := bagread.Open(path, bagread.Options{TempDir: scratchDir()})
 	if err != nil {
 		fmt.Fprintf(e.stderr, "bagclock info: %v\n", err)
 		suggestBagsInside(e.stderr, path)

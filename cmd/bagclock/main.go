@@ -5,11 +5,13 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"os"
 	"sort"
 	"strings"
+	"sync/atomic"
 	"unicode/utf8"
 
 	"github.com/spf13/pflag"
@@ -46,6 +48,11 @@ type env struct {
 	stdin          io.Reader
 	// isTerminal reports whether stderr is a terminal (progress bars).
 	isTerminal bool
+	// ctx is cancelled by Ctrl-C or SIGTERM (nil: never).
+	ctx context.Context
+	// graceful is set by a command that stops on its own within a second
+	// of ctx's cancellation and writes what it finished (see watchSignals).
+	graceful atomic.Bool
 }
 
 var commands = map[string]*command{}
@@ -54,7 +61,12 @@ func register(c *command) { commands[c.name] = c }
 
 func main() {
 	e := &env{stdout: os.Stdout, stderr: os.Stderr, stdin: os.Stdin, isTerminal: stderrIsTerminal()}
-	os.Exit(run(os.Args[1:], e))
+	ctx, stop := watchSignals(e, os.Stderr)
+	e.ctx = ctx
+	code := run(os.Args[1:], e)
+	stop()
+	cleanupScratch()
+	os.Exit(code)
 }
 
 func stderrIsTerminal() bool {

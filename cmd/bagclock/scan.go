@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
@@ -17,7 +16,6 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
@@ -94,8 +92,9 @@ func setupScan(fs *pflag.FlagSet) func(*env, []string) int {
 			fmt.Fprintf(e.stderr, "bagclock scan: %v\nRun 'bagclock scan --help' for usage.\n", err)
 			return exitUsage
 		}
-		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-		defer stop()
+		// scan stops on Ctrl-C/SIGTERM by itself and writes what finished.
+		e.graceful.Store(true)
+		ctx := e.context()
 		// One goroutine per bag: -j is how many cores a scan uses, and
 		// across bags that is cheaper than reading ahead within one.
 		cfg.Sequential = true
@@ -212,7 +211,33 @@ func runScan(ctx context.Context, e *env, o scanOptions) int {
 
 	fresh := map[string]archive.Row{}
 	var analysed, reused, writeErrs int
-	for res := range results {
+	// After Ctrl-C a bag deep in one long read may not look at ctx for a
+	// while: give running bags abandonAfter, then write the index of what
+	// finished without them (their temp files go when the process ends).
+	abandon, collected := make(chan struct{}), make(chan struct{})
+	go func() {
+		select {
+		case <-ctx.Done():
+			select {
+			case <-time.After(abandonAfter):
+				close(abandon)
+			case <-collected:
+			}
+		case <-collected:
+		}
+	}()
+collect:
+	for {
+		var res bagResult
+		select {
+		case r, ok := <-results:
+			if !ok {
+				break collect
+			}
+			res = r
+		case <-abandon:
+			break collect
+		}
 		if res.interrupted {
 			continue
 		}
@@ -235,6 +260,7 @@ func runScan(ctx context.Context, e *env, o scanOptions) int {
 		}
 		prog.bagDone(res.row)
 	}
+	close(collected)
 	prog.finish()
 	if err := appendFile.Close(); err != nil {
 		writeErrs++
@@ -348,6 +374,8 @@ func scanOne(ctx context.Context, o scanOptions, configKey string, j bagJob, pro
 func writeReports(ctx context.Context, o scanOptions, path, name string, cfg analysis.Config) (*analysis.Report, error) {
 	dir := filepath.Join(o.out, "reports")
 	jsonPath, htmlPath := filepath.Join(dir, name+".json"), filepath.Join(dir, name+".html")
+	trackTemp(jsonPath + ".tmp")
+	defer untrackTemp(jsonPath + ".tmp")
 	jf, err := os.Create(jsonPath + ".tmp")
 	if err != nil {
 		return nil, err
@@ -476,6 +504,8 @@ func writeIndex(out string, rows []archive.Row, page render.IndexPage) error {
 // one, and a report is on disk before the index row that links to it.
 func writeFileAtomic(path string, write func(io.Writer) error) error {
 	tmp := path + ".tmp"
+	trackTemp(tmp)
+	defer untrackTemp(tmp)
 	f, err := os.Create(tmp)
 	if err != nil {
 		return err
@@ -526,14 +556,11 @@ func fingerprint(files []string) (string, error) {
 	h := sha256.New()
 	buf := make([]byte, fingerprintChunk)
 	for _, name := range files {
-		f, err := os.Open(name)
+		f, err := bagread.OpenRegular(name) // a FIFO must not block the scan
 		if err != nil {
 			return "", err
 		}
 		fi, err := f.Stat()
-		if err == nil && !fi.Mode().IsRegular() {
-			err = fmt.Errorf("%s: not a regular file", name)
-		}
 		if err == nil {
 			fmt.Fprintf(h, "%s\x00%d\x00", filepath.Base(name), fi.Size())
 			var n int

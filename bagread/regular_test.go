@@ -1,0 +1,112 @@
+package bagread
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// openWithin runs Open and fails the test if it has not returned within
+// the deadline (a FIFO without a writer blocks a plain open for ever).
+func openWithin(t *testing.T, path string, deadline time.Duration) (*Bag, error) {
+	t.Helper()
+	type result struct {
+		b   *Bag
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		b, err := Open(path, Options{TempDir: t.TempDir()})
+		done <- result{b, err}
+	}()
+	select {
+	case r := <-done:
+		return r.b, r.err
+	case <-time.After(deadline):
+		t.Fatalf("Open(%s) still blocked after %v", path, deadline)
+		return nil, nil
+	}
+}
+
+func TestOpenRefusesNonRegularFiles(t *testing.T) {
+	dir := t.TempDir()
+	for _, name := range []string{"p.mcap", "p.db3", "p.db3.zstd"} {
+		p := filepath.Join(dir, name)
+		if err := syscall.Mkfifo(p, 0o644); err != nil {
+			t.Skipf("mkfifo: %v", err)
+		}
+	}
+	cases := []struct{ path, kind string }{
+		{filepath.Join(dir, "p.mcap"), "FIFO"},
+		{filepath.Join(dir, "p.db3"), "FIFO"},
+		{filepath.Join(dir, "p.db3.zstd"), "FIFO"},
+		{"/dev/null", "character device"},
+	}
+	for _, c := range cases {
+		b, err := openWithin(t, c.path, 5*time.Second)
+		if err == nil {
+			b.Close()
+			t.Errorf("Open(%s) succeeded, want an error", c.path)
+			continue
+		}
+		if !errors.Is(err, ErrNotRegular) || !strings.Contains(err.Error(), c.kind) || !strings.Contains(err.Error(), c.path) {
+			t.Errorf("Open(%s) = %v, want ErrNotRegular naming the file and %q", c.path, err, c.kind)
+		}
+	}
+}
+
+// TestBagDirWithFIFOs: a bag directory whose metadata.yaml and listed
+// storage file are FIFOs must not hang either; the FIFOs are skipped and
+// the error says nothing usable was found.
+func TestBagDirWithFIFOs(t *testing.T) {
+	dir := t.TempDir()
+	if err := syscall.Mkfifo(filepath.Join(dir, "metadata.yaml"), 0o644); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	if err := syscall.Mkfifo(filepath.Join(dir, "b_0.mcap"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	b, err := openWithin(t, dir, 5*time.Second)
+	if err == nil {
+		b.Close()
+		t.Fatal("Open of a bag of FIFOs succeeded")
+	}
+	if !strings.Contains(err.Error(), "no storage files") || !strings.Contains(err.Error(), "not a regular file") {
+		t.Errorf("error %q should say no storage file was found and why metadata.yaml was unusable", err)
+	}
+}
+
+// TestMetadataCap: a metadata.yaml over MaxMetadataBytes is refused before
+// parsing, with its real size in the message.
+func TestMetadataCap(t *testing.T) {
+	dir := t.TempDir()
+	seed := filepath.Join(dir, "b_0.mcap")
+	writeMCAP(t, seed, genSpec{n: 4})
+	md := filepath.Join(dir, "metadata.yaml")
+	f, err := os.Create(md)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const size = MaxMetadataBytes + 1
+	if err := f.Truncate(size); err != nil { // sparse: no 16 MiB written
+		t.Fatal(err)
+	}
+	f.Close()
+	b, err := Open(dir, Options{TempDir: t.TempDir()})
+	if err != nil {
+		t.Fatalf("a bag with an oversized metadata.yaml should still open from storage: %v", err)
+	}
+	defer b.Close()
+	if !b.MetadataReconstructed || !strings.Contains(b.MetadataProblem, strconv.Itoa(size)) ||
+		!strings.Contains(b.MetadataProblem, ErrTooLarge.Error()) {
+		t.Errorf("MetadataProblem = %q, want the size %d and %q", b.MetadataProblem, size, ErrTooLarge)
+	}
+	if _, err := readMetadataFile(md); !errors.Is(err, ErrTooLarge) {
+		t.Errorf("readMetadataFile = %v, want ErrTooLarge", err)
+	}
+}
