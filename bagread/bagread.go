@@ -30,9 +30,11 @@ type Options struct {
 	// FILE-mode db3 files go; "" means os.TempDir(). Everything written
 	// there is removed by Bag.Close.
 	TempDir string
-	// MaxRecordBytes bounds one MCAP record, sqlite row or decompressed
-	// chunk/message; 0 means DefaultMaxRecordBytes. Anything claiming more
-	// is treated as corrupt instead of being allocated.
+	// MaxRecordBytes is the decode budget: it bounds one MCAP record,
+	// decompressed chunk or MESSAGE-mode frame, enforced while decoding
+	// (see SizeError), and with FileModeRatio the output of a FILE-mode
+	// .zstd file; 0 means DefaultMaxRecordBytes. Anything claiming or
+	// decoding to more is skipped as damage instead of being allocated.
 	MaxRecordBytes int64
 	// MetadataTopicCounts lets Open take a sqlite3 bag's per-topic message
 	// counts from metadata.yaml instead of counting them with a full scan
@@ -55,7 +57,7 @@ type Options struct {
 
 // DefaultMaxRecordBytes is the record/chunk/message size cap used when
 // Options.MaxRecordBytes is 0.
-const DefaultMaxRecordBytes = 1 << 30
+const DefaultMaxRecordBytes = 256 << 20
 
 // Bag is an opened recording: its files, topics and how it was recovered.
 // Metadata needs no further I/O; messages stream from Messages.

@@ -43,6 +43,7 @@ func analysisFlags(fs *pflag.FlagSet) *analysisFlagValues {
 	fs.Float64Var(&v.jumpBackward, "jump-min-backward", 0, "report /clock backward jumps of at least this many seconds (0 = any backward step, as tf2_ros::Buffer reacts)")
 	fs.BoolVar(&v.rclpyBuffer, "rclpy-buffer", false, "emulate rclpy's tf buffer, which does not clear on a backward /clock jump (geometry2#606)")
 	fs.StringSliceVar(&v.failOn, "fail-on", nil, "exit 1 when any of these were found: "+strings.Join(failOnKinds, ", ")+" (comma-separated)")
+	budgetFlag(fs)
 	return v
 }
 

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -9,8 +10,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/spf13/pflag"
+
 	"github.com/bagclock/bagclock/analysis"
 	"github.com/bagclock/bagclock/analysis/archive"
+	"github.com/bagclock/bagclock/bagread"
+	"github.com/bagclock/bagclock/internal/bombs"
 	"github.com/bagclock/bagclock/internal/testenv"
 )
 
@@ -123,5 +128,73 @@ func TestScanInterruptStopsStuckBag(t *testing.T) {
 		if _, err := os.Stat(filepath.Join(out, f)); err != nil {
 			t.Errorf("%s not written after the interruption: %v", f, err)
 		}
+	}
+}
+
+// TestScanBombs scans the three kinds of decompression bomb with a small
+// --decode-budget: the MCAP chunk and the MESSAGE-mode row are skipped and
+// shown as damage (a problem naming file, offset and sizes; a skipped
+// message), the FILE-mode bag of concatenated frames is an error row, and
+// the exit code says a bag could not be analysed.
+func TestScanBombs(t *testing.T) {
+	const budget = 4 << 20
+	arch := t.TempDir()
+	big, err := bombs.Zeros(4*budget, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	withSize, err := bombs.Zeros(budget-1, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	off, err := bombs.MCAPChunk(filepath.Join(arch, "chunk.mcap"), 1024, big)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := bombs.MessageModeDB3(filepath.Join(arch, "rows.db3"), big); err != nil {
+		t.Fatal(err)
+	}
+	if err := bombs.FileModeDB3(filepath.Join(arch, "file.db3.zstd"), withSize, withSize, withSize); err != nil {
+		t.Fatal(err)
+	}
+	out := t.TempDir()
+	e, errb := testEnv()
+	code := run([]string{"scan", "-q", "--decode-budget", "4MiB", "-o", out, arch}, e)
+	if code != exitFailure {
+		t.Errorf("exit %d, want %d (the FILE-mode bomb could not be analysed)\n%s", code, exitFailure, errb)
+	}
+	rows := map[string]archive.Row{}
+	for _, r := range readIndex(t, out) {
+		rows[filepath.Base(r.Path)] = r
+	}
+	cases := []struct {
+		name, status, problem string
+		skipped               int
+	}{
+		{"chunk.mcap", archive.StatusDamaged, "zstd chunk declares 1024 bytes, decodes to more than 4194304 bytes", 0},
+		{"rows.db3", archive.StatusDamaged, "", 1},
+		{"file.db3.zstd", archive.StatusError, "decompresses past 4194304 bytes", 0},
+	}
+	for _, c := range cases {
+		r, ok := rows[c.name]
+		if !ok {
+			t.Errorf("%s: no index row", c.name)
+			continue
+		}
+		text := r.Error + strings.Join(r.Problems, "\n")
+		if r.Status != c.status || !strings.Contains(text, c.problem) || r.Skipped != c.skipped {
+			t.Errorf("%s: status %s, skipped %d, problems %q; want %s, %d skipped, %q", c.name, r.Status, r.Skipped, text, c.status, c.skipped, c.problem)
+		}
+		if c.name == "chunk.mcap" && !strings.Contains(text, filepath.Join(arch, c.name)+fmt.Sprintf(": MCAP chunk at byte %d skipped", off)) {
+			t.Errorf("%s: problem does not name the file and offset: %q", c.name, text)
+		}
+	}
+	// One budget per bag: the default is back for the next command.
+	if decodeBudget != 4<<20 {
+		t.Errorf("decodeBudget = %d after scan --decode-budget 4MiB", decodeBudget)
+	}
+	budgetFlag(pflag.NewFlagSet("x", pflag.ContinueOnError))
+	if decodeBudget != bagread.DefaultMaxRecordBytes {
+		t.Errorf("budgetFlag does not reset the budget: %d", decodeBudget)
 	}
 }

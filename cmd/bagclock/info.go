@@ -35,6 +35,7 @@ Examples:
   bagclock info --json recording_0.mcap | jq '.topics[] | {name, count}'`,
 		setup: func(fs *pflag.FlagSet) func(*env, []string) int {
 			asJSON := fs.Bool("json", false, "print one JSON object instead of text")
+			budgetFlag(fs)
 			return func(e *env, args []string) int {
 				if len(args) != 1 {
 					fmt.Fprintln(e.stderr, "bagclock info: need exactly one BAG argument (see --help)")
@@ -47,7 +48,7 @@ Examples:
 }
 
 func runInfo(e *env, path string, asJSON bool) int {
-	bag, err := bagread.Open(path, bagread.Options{TempDir: scratchDir()})
+	bag, err := bagread.Open(path, bagOptions())
 	if err != nil {
 		fmt.Fprintf(e.stderr, "bagclock info: %v\n", err)
 		suggestBagsInside(e.stderr, path)

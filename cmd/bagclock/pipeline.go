@@ -19,7 +19,9 @@ func analyzeBag(path string, cfg analysis.Config, sinks ...analysis.ScanSink) (*
 func analyzeBagChecked(path string, cfg analysis.Config, check func(*bagread.Bag, *analysis.Config) error, sinks ...analysis.ScanSink) (*analysis.Report, error) {
 	// Analysis needs topic counts only as hints (is /clock there at all),
 	// so a full count of each db3 is skipped when metadata.yaml agrees.
-	bag, err := bagread.Open(path, bagread.Options{MetadataTopicCounts: true, Sequential: cfg.Sequential, TempDir: scratchDir()})
+	opts := bagOptions()
+	opts.MetadataTopicCounts, opts.Sequential = true, cfg.Sequential
+	bag, err := bagread.Open(path, opts)
 	if err != nil {
 		return nil, err
 	}

@@ -1,0 +1,152 @@
+package bagread
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/bagclock/bagclock/internal/bombs"
+)
+
+// testBudget is the decode budget of the bomb tests: the bombs inflate to
+// 4x it, so they show the limit without costing real memory.
+const testBudget = 4 << 20
+
+func zeros(t *testing.T, n int64, withSize bool) []byte {
+	t.Helper()
+	b, err := bombs.Zeros(n, withSize)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// TestChunkBombs: an MCAP chunk over the budget is skipped with a problem
+// that names the file, the chunk's offset and declared vs real size; the
+// chunks around it are still read.
+func TestChunkBombs(t *testing.T) {
+	cases := []struct {
+		name     string
+		declared uint64
+		frame    []byte
+		want     []string
+	}{
+		{"honest", 4 * testBudget, zeros(t, 4*testBudget, true),
+			[]string{"zstd chunk declares 16777216 bytes, not decoded"}},
+		{"lying", 1024, zeros(t, 4*testBudget, false),
+			[]string{"zstd chunk declares 1024 bytes, decodes to more than 4194304 bytes"}},
+		{"lying small", 1024, zeros(t, 3000, false),
+			[]string{"zstd chunk declares 1024 bytes, decodes to 3000 bytes"}},
+		{"lying with size", 1024, zeros(t, 4*testBudget, true),
+			[]string{"zstd chunk declares 1024 bytes, decodes to more than 4194304 bytes"}},
+		{"absurd", 1 << 63, zeros(t, 10, true),
+			[]string{"zstd chunk declares 9223372036854775808 bytes, not decoded"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			p := tempPath(t, "bomb.mcap")
+			off, err := bombs.MCAPChunk(p, c.declared, c.frame)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, err := Open(p, Options{TempDir: t.TempDir(), MaxRecordBytes: testBudget})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer b.Close()
+			msgs, probs, errs := collect(t, b, ReadOptions{})
+			if len(msgs) != 2 || len(errs) != 0 {
+				t.Errorf("read %d messages and %d errors, want the 2 outside the bomb", len(msgs), len(errs))
+			}
+			if len(probs) != 1 {
+				t.Fatalf("problems %v, want one for the bomb chunk", probs)
+			}
+			s := probs[0].String()
+			for _, w := range append(c.want, p, "at byte "+strconv.FormatInt(off, 10), "decode budget 4194304") {
+				if !strings.Contains(s, w) {
+					t.Errorf("problem %q does not contain %q", s, w)
+				}
+			}
+			if !errors.Is(probs[0].Err, ErrTooLarge) {
+				t.Errorf("problem %v does not wrap ErrTooLarge", probs[0].Err)
+			}
+		})
+	}
+}
+
+// TestMessageModeBombs: a MESSAGE-mode row over the budget (with or
+// without a content size, or two frames back to back) is a message error
+// naming the sizes; the rows around it are read.
+func TestMessageModeBombs(t *testing.T) {
+	small := bombs.Compress(bombs.Payload(7))
+	cases := []struct {
+		name  string
+		frame []byte
+		want  string
+	}{
+		{"with size", zeros(t, 4*testBudget, true), "zstd frame declares 16777216 bytes, not decoded"},
+		{"no size", zeros(t, 4*testBudget, false), "zstd frame declares no size, decodes to more than 4194304 bytes"},
+		{"second frame", append(append([]byte{}, small...), zeros(t, 4*testBudget, false)...), "decodes to more than 4194304 bytes"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			p := tempPath(t, "bomb.db3")
+			if err := bombs.MessageModeDB3(p, c.frame); err != nil {
+				t.Fatal(err)
+			}
+			b, err := Open(p, Options{TempDir: t.TempDir(), MaxRecordBytes: testBudget})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer b.Close()
+			msgs, _, errs := collect(t, b, ReadOptions{})
+			if len(msgs) != 2 || len(errs) != 1 {
+				t.Fatalf("read %d messages, %d errors; want 2 and the bomb row", len(msgs), len(errs))
+			}
+			var me *MessageError
+			if !errors.As(errs[0], &me) || !me.Rowid || me.Position != 2 || !errors.Is(errs[0], ErrTooLarge) {
+				t.Errorf("error %v: want a MessageError at rowid 2 wrapping ErrTooLarge", errs[0])
+			}
+			if !strings.Contains(errs[0].Error(), c.want) || !strings.Contains(errs[0].Error(), p) {
+				t.Errorf("error %q does not name the file and %q", errs[0], c.want)
+			}
+		})
+	}
+}
+
+// TestFileModeBomb: a FILE-mode .db3.zstd of concatenated frames, each
+// under the budget, stops at the total bound instead of filling TMPDIR,
+// and leaves nothing in the temp dir.
+func TestFileModeBomb(t *testing.T) {
+	frame := zeros(t, testBudget-1, true)
+	p := tempPath(t, "bomb.db3.zstd")
+	if err := bombs.FileModeDB3(p, frame, frame, frame, frame); err != nil {
+		t.Fatal(err)
+	}
+	tmp := t.TempDir()
+	_, err := Open(p, Options{TempDir: tmp, MaxRecordBytes: testBudget})
+	if err == nil || !errors.Is(err, ErrTooLarge) || !strings.Contains(err.Error(), "decompresses past 4194304 bytes") ||
+		!strings.Contains(err.Error(), p) {
+		t.Fatalf("Open = %v, want the FILE-mode bound exceeded, naming the file", err)
+	}
+	if left, _ := os.ReadDir(tmp); len(left) != 0 {
+		t.Errorf("temp dir keeps %d entries (%s...)", len(left), left[0].Name())
+	}
+	// The same bag with one frame of padding opens.
+	ok := tempPath(t, "ok.db3.zstd")
+	if err := bombs.FileModeDB3(ok, zeros(t, 4096, true)); err != nil {
+		t.Fatal(err)
+	}
+	b, err := Open(ok, Options{TempDir: tmp, MaxRecordBytes: testBudget})
+	if err != nil {
+		t.Fatalf("small FILE-mode bag: %v", err)
+	}
+	b.Close()
+	if left, _ := os.ReadDir(tmp); len(left) != 0 {
+		t.Errorf("temp dir keeps %d entries after Close", len(left))
+	}
+	_ = filepath.Join
+}
