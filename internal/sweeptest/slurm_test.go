@@ -230,7 +230,7 @@ func (c *cluster) waitFor(t *testing.T, timeout time.Duration, cond func() bool)
 		if time.Now().After(end) || c.s.ctx.Err() != nil {
 			return false
 		}
-		time.Sleep(250 * time.Millisecond)
+		time.Sleep(50 * time.Millisecond)
 	}
 }
 

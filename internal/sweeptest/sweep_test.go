@@ -28,9 +28,10 @@ const markerVar = "BAGCLOCK_SWEEPTEST_RUN"
 // brokenRel is the one bag of the archive that cannot be read.
 const brokenRel = "broken/not-a-bag.mcap"
 
-// longRel is a bag long enough (several seconds of analysis) that a task
-// can be cancelled while it is being analysed and other bags of its shard
-// are done.
+// longRel is a bag long enough (an hour of record time: about a second of
+// analysis on a quiet machine, 600 s was under 0.2 s and raced the
+// cancel) that a task can be cancelled while it is being analysed and
+// other bags of its shard are done. Its name is kept so its shard stays.
 const longRel = "long/both-sim-10min"
 
 // sweep is what the Slurm and parallel subtests share: the binaries, the
@@ -113,7 +114,7 @@ func (s *sweep) generate(t *testing.T) {
 		{"--case", "demo", "--storage", "mcap", "--chunk-compression", "zstd", "-o", a("extra/demo-zstd-chunks")},
 		{"--case", "clock_loop", "--storage", "sqlite3", "--split", "10s", "-o", a("extra/clock-loop-split")},
 		{"--case", "sim_reset", "--storage", "sqlite3", "--compression", "zstd", "-o", a("extra/sim-reset-zstd")},
-		{"--case", "both_sim", "--storage", "sqlite3", "--duration", "600s", "-o", a(longRel)},
+		{"--case", "both_sim", "--storage", "sqlite3", "--duration", "3600s", "-o", a(longRel)},
 	} {
 		if r := s.run(s.dir, nil, "baggen", args...); r.code != 0 {
 			t.Fatalf("baggen: %s", r)
