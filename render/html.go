@@ -290,7 +290,7 @@ func topicRows(r *analysis.Report) ([]topicRow, []analysis.TopicSummary) {
 	var rows []topicRow
 	for _, p := range r.Pairs {
 		rows = append(rows, topicRow{Topic: p.Topic, Type: p.Type, Consumer: p.Consumer, Frame: p.FrameID,
-			Target: p.TargetFrame, Classes: countText(p.Classes), Outcomes: countText(p.Filter),
+			Target: p.TargetFrame, Classes: CountText(p.Classes), Outcomes: CountText(p.Filter),
 			MedianDiffS: p.MedianDiffS, HasDiff: p.MinDiffS != 0 || p.MaxDiffS != 0, StartupDrops: p.StartupDrops})
 	}
 	sort.SliceStable(rows, func(i, j int) bool { return rows[i].Topic < rows[j].Topic })
@@ -303,8 +303,9 @@ func topicRows(r *analysis.Report) ([]topicRow, []analysis.TopicSummary) {
 	return rows, left
 }
 
-// countText is "a 3, b 1": largest first, then by name.
-func countText(m map[string]int) string {
+// CountText prints a count map as "a 3, b 1": largest first, then by
+// name ("" for an empty map).
+func CountText(m map[string]int) string {
 	keys := make([]string, 0, len(m))
 	for k := range m {
 		keys = append(keys, k)

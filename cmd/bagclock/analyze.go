@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"sort"
-	"strings"
 
 	"github.com/bagclock/bagclock/analysis"
 	"github.com/bagclock/bagclock/bagread"
@@ -196,24 +194,11 @@ func summarize(w io.Writer, path string, rep *analysis.Report) {
 		s.Scans, s.Rows, counts(s.Classes), counts(s.Filter), len(s.ClockJumps), s.ZeroStampScans, s.Skipped)
 }
 
-// counts prints a count map as "a 3, b 1", largest first.
+// counts prints a count map as "a 3, b 1", largest first; "none" when
+// empty.
 func counts(m map[string]int) string {
 	if len(m) == 0 {
 		return "none"
 	}
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Slice(keys, func(i, j int) bool {
-		if m[keys[i]] != m[keys[j]] {
-			return m[keys[i]] > m[keys[j]]
-		}
-		return keys[i] < keys[j]
-	})
-	parts := make([]string, len(keys))
-	for i, k := range keys {
-		parts[i] = fmt.Sprintf("%s %d", k, m[k])
-	}
-	return strings.Join(parts, ", ")
+	return render.CountText(m)
 }

@@ -39,10 +39,7 @@ func resolveTopics(bag *bagread.Bag, flag string, names []string, wantType strin
 	sort.Strings(fitting)
 	out := make([]string, 0, len(names))
 	for _, name := range names {
-		t := bag.Topic(name)
-		if t == nil && !strings.HasPrefix(name, "/") {
-			t = bag.Topic("/" + name)
-		}
+		t := lookupTopic(bag, name)
 		if t == nil {
 			return nil, &usageError{fmt.Sprintf("%s %q: the bag has no such topic; %s", flag, name, listing(name, fitting, wantType+" topics"))}
 		}
@@ -147,4 +144,13 @@ func editDistance(a, b string) int {
 		prev, cur = cur, prev
 	}
 	return prev[len(rb)]
+}
+
+// lookupTopic finds a topic by name; "scan" finds "/scan".
+func lookupTopic(bag *bagread.Bag, name string) *bagread.Topic {
+	t := bag.Topic(name)
+	if t == nil && !strings.HasPrefix(name, "/") {
+		t = bag.Topic("/" + name)
+	}
+	return t
 }

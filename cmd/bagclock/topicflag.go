@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"sort"
-	"strings"
 
 	"github.com/bagclock/bagclock/analysis/topics"
 	"github.com/bagclock/bagclock/bagread"
@@ -25,10 +24,7 @@ func resolveStampedTopics(bag *bagread.Bag, names []string) ([]string, error) {
 	sort.Strings(stamped)
 	out := make([]string, 0, len(names))
 	for _, name := range names {
-		t := bag.Topic(name)
-		if t == nil && !strings.HasPrefix(name, "/") {
-			t = bag.Topic("/" + name)
-		}
+		t := lookupTopic(bag, name)
 		if t == nil {
 			return nil, &usageError{fmt.Sprintf("--topic %q: the bag has no such topic; %s", name, listing(name, stamped, "stamped topics"))}
 		}
