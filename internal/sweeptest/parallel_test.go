@@ -53,7 +53,14 @@ func (s *sweep) testParallel(t *testing.T) {
 		t.Fatal(err)
 	}
 	sshLog := filepath.Join(work, "ssh.log")
-	env := []string{"PARALLEL_SSH=" + ssh, "PARALLEL_HOME=" + filepath.Join(work, "home"), "FAKE_SSH_LOG=" + sshLog}
+	bash, err := exec.LookPath("bash")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// parallel's remote wrapper runs each job with $SHELL on the "host";
+	// a CI runner may start the tests without SHELL, and then every job
+	// silently does nothing and parallel exits 0. A user's terminal has it.
+	env := []string{"SHELL=" + bash, "PARALLEL_SSH=" + ssh, "PARALLEL_HOME=" + filepath.Join(work, "home"), "FAKE_SSH_LOG=" + sshLog}
 	// Only the paths change: the archive is the generated one (so rows
 	// keep the paths of the one-process scan), /shared/results is here.
 	block = strings.ReplaceAll(block, "/shared/archive", s.arch)
