@@ -50,6 +50,26 @@ func SharedDir(tb testing.TB) string {
 	return dir
 }
 
+// OptionalSharedDir is SharedDir for tests that use the shared bags when
+// they are there and test the rest without them: it returns the directory
+// and true, or logs why not and returns false (failing the test under
+// BAGCLOCK_REQUIRE_PEERS=1).
+func OptionalSharedDir(tb testing.TB) (string, bool) {
+	tb.Helper()
+	dir := os.Getenv("BAGCLOCK_SHARED")
+	if dir == "" {
+		dir = filepath.Join(RepoRoot(tb), "..", "shared")
+	}
+	if _, err := os.Stat(filepath.Join(dir, "bags")); err != nil {
+		if os.Getenv("BAGCLOCK_REQUIRE_PEERS") == "1" {
+			tb.Fatalf("BAGCLOCK_REQUIRE_PEERS=1: shared reference material not found at %s (set BAGCLOCK_SHARED): %v", dir, err)
+		}
+		tb.Logf("shared reference material not found at %s: testing without the shared bags (%v)", dir, err)
+		return "", false
+	}
+	return dir, true
+}
+
 // SharedBag returns the path of ../shared/bags/<name>, skipping when absent
 // (failing under BAGCLOCK_REQUIRE_PEERS=1).
 func SharedBag(tb testing.TB, name string) string {
