@@ -1,0 +1,104 @@
+package analysis
+
+import (
+	"strings"
+	"testing"
+)
+
+// Every verdict sentence and the evidence lines around it, on generated
+// bags built for each: forward jumps, the /clock rate on both sides of
+// 0.9x and 1.1x, no /clock, static-only and missing paths, a topic already
+// in the target frame, several topics on one class (and more than four),
+// tf on system time with a static link on the other clock, no sensor.
+func TestVerdictLines(t *testing.T) {
+	dyn := []genLink{{parent: "odom", child: "base_link", ageNS: 10e6}, {parent: "base_link", child: "laser", static: true}}
+	sys := func(_, _, s int64) int64 { return s }
+	zero := func(_, _, _ int64) int64 { return 0 }
+	scan := []genScan{{"/scan", "laser", simStamp}}
+	rate := func(stepNS int64) func(i, sim int64) (int64, bool) {
+		return func(i, _ int64) (int64, bool) { return simStartNS + i*stepNS, true }
+	}
+	same := "/scan and tf are on the same clock (median 10.0 ms apart) and no scan is dropped by the rviz-laserscan filter: no clock problem in this bag."
+	const rateLine = "/clock runs at"
+	for _, tc := range []struct {
+		name     string
+		links    []genLink
+		scans    []genScan
+		clock    func(i, sim int64) (int64, bool)
+		cfg      Config
+		sentence string
+		evidence []string // lines that must be there, word for word
+		absent   []string // substrings no evidence line may hold
+	}{
+		{"forward jump", dyn, scan, func(i, sim int64) (int64, bool) {
+			if i >= 200 {
+				return sim + 5e9, true
+			}
+			return sim, true
+		}, Config{}, same, []string{"/clock jumps forward 1 time(s)."}, []string{"jumps back", rateLine}},
+		{"rate exactly 0.9x", dyn, scan, rate(9e6), Config{}, same, nil, []string{rateLine, "jumps"}},
+		{"rate 0.89x", dyn, scan, rate(8.9e6), Config{}, same, []string{"/clock runs at 0.89x record time."}, nil},
+		{"rate exactly 1.1x", dyn, scan, rate(11e6), Config{}, same, nil, []string{rateLine, "jumps"}},
+		{"rate 1.11x", dyn, scan, rate(11.1e6), Config{}, same, []string{"/clock runs at 1.11x record time."}, nil},
+		{"no /clock", dyn, scan, nil, Config{}, same,
+			[]string{"/scan: header stamps are 1.79e+09 s behind record time and the bag has no /clock: the publisher's clock is not the recorder's (sim time, or a clock never set)."}, []string{rateLine}},
+		{"static only", dyn, scan, simClock, Config{TargetFrames: []string{"base_link"}},
+			"Only static transforms link 'laser' to 'base_link': a clock mismatch is invisible on this path; choose a target across a dynamic link (e.g. --target-frame odom).",
+			[]string{"/scan → base_link: 80 of 80 scans are static_only; median diff (scan stamp − latest ) 0.0 ms, range 0.0 ms .. 0.0 ms."}, nil},
+		{"no transform", dyn, []genScan{{"/scan", "camera", simStamp}}, simClock, Config{},
+			"No transform connects /scan (frame 'camera') to 'odom' in this bag: this is not a clock problem; check the tf tree and the frame names.",
+			[]string{"rviz-laserscan filter (queue 10, cache 10 s): 70 dropped_queue_full, 10 pending_at_end."}, []string{"no /tf or /tf_static"}},
+		{"no transform, no tf at all", nil, []genScan{{"/scan", "camera", simStamp}}, simClock, Config{},
+			"No transform connects /scan (frame 'camera') to 'odom' in this bag: this is not a clock problem; check the tf tree and the frame names.",
+			[]string{"The bag has no /tf or /tf_static data at all."}, nil},
+		{"already in the target frame", dyn, []genScan{{"/odom_scan", "odom", simStamp}}, simClock, Config{},
+			"/odom_scan is in the target frame 'odom' already (frame_id 'odom'): no transform to check; choose another target (--target-frame).", nil, nil},
+		{"two topics on system time", dyn, []genScan{{"/a", "laser", sys}, {"/b", "laser", sys}}, simClock, Config{},
+			"The drivers of /a and /b publish with system time while tf follows /clock: set use_sim_time:=true on the nodes publishing them.",
+			[]string{"/a → odom: 80 of 80 scans are laser_on_system_clock; median diff (scan stamp − latest odom->base_link on /tf) 1.79e+09 s, range 1.79e+09 s .. 1.79e+09 s."}, nil},
+		{"five topics on system time", dyn, []genScan{{"/a", "laser", sys}, {"/b", "laser", sys}, {"/c", "laser", sys}, {"/d", "laser", sys}, {"/e", "laser", sys}}, simClock, Config{},
+			"The drivers of /a, /b, /c and 2 other topics publish with system time while tf follows /clock: set use_sim_time:=true on the nodes publishing them.", nil, nil},
+		{"one of two topics on system time", dyn, []genScan{{"/a", "laser", simStamp}, {"/b", "laser", sys}}, simClock, Config{},
+			"The laser driver publishes /b with system time while tf follows /clock: set use_sim_time:=true on the node publishing /b.", nil, nil},
+		{"two topics stamped 0", dyn, []genScan{{"/a", "laser", zero}, {"/b", "laser", zero}}, simClock, Config{},
+			"/a and /b are stamped 0 (160 messages): their drivers use sim time but published before they received /clock; tf2 pairs those messages with the latest pose.",
+			[]string{"0 of them arrived before the first /clock; cost (pose at the real time vs latest pose) over 160 scans: median 0.000 m / 0.00°, max 0.000 m / 0.00°."}, nil},
+		{"two topics on one clock", dyn, []genScan{{"/a", "laser", simStamp}, {"/b", "laser", simStamp}}, simClock, Config{},
+			"/a, /b and tf are on the same clock (median 10.0 ms apart) and no scan is dropped by the rviz-laserscan filter: no clock problem in this bag.", nil, nil},
+		{"five topics on one clock", dyn, []genScan{{"/a", "laser", simStamp}, {"/b", "laser", simStamp}, {"/c", "laser", simStamp}, {"/d", "laser", simStamp}, {"/e", "laser", simStamp}}, simClock, Config{},
+			"/a, /b, /c and 2 other topics and tf are on the same clock (median 10.0 ms apart) and no scan is dropped by the rviz-laserscan filter: no clock problem in this bag.", nil, nil},
+		{"tf on system time, static link on sim time", []genLink{{parent: "odom", child: "base_link", ageNS: simStartNS - sysStartNS}, {parent: "base_link", child: "laser", static: true}}, scan, simClock, Config{},
+			"A tf publisher stamps odom->base_link with system time while /scan follows /clock: set use_sim_time:=true on the node publishing odom->base_link (robot_state_publisher or the odometry node).",
+			[]string{
+				"A scan ~1.79e9 s behind tf is more than the cache time (10 s) older than the latest transform: dropped at once as \"earlier than all the data in the transform cache\".",
+				"Static link base_link->laser on /tf_static is stamped 120.000 s while dynamic tf is near 1.79e+09 s: its publisher runs on another clock (use_sim_time not set); tf2 ignores static stamps, so it does no harm here.",
+			}, nil},
+		{"static link on the dynamic links' clock", dyn, scan, simClock, Config{}, same, nil, []string{"Static link"}},
+		{"no sensor topic", dyn, nil, simClock, Config{},
+			"No sensor messages (LaserScan, PointCloud2, Image, Imu, Range, Odometry, ...) in this bag: there is nothing to check per message.", nil, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rep, _ := analyzeGen(t, genBag(t, tc.links, tc.scans, tc.clock, 400), tc.cfg)
+			v := rep.Verdict
+			if v.Sentence != tc.sentence {
+				t.Errorf("verdict\n got %q\nwant %q", v.Sentence, tc.sentence)
+			}
+			for _, want := range tc.evidence {
+				found := false
+				for _, e := range v.Evidence {
+					found = found || e == want
+				}
+				if !found {
+					t.Errorf("no evidence line %q in\n%s", want, strings.Join(v.Evidence, "\n"))
+				}
+			}
+			for _, bad := range tc.absent {
+				for _, e := range v.Evidence {
+					if strings.Contains(e, bad) {
+						t.Errorf("evidence line %q holds %q", e, bad)
+					}
+				}
+			}
+		})
+	}
+}
