@@ -56,3 +56,56 @@ func TestClockJumpSteps(t *testing.T) {
 		})
 	}
 }
+
+// Without /clock, header stamps that jump are counted per scan topic and
+// per tf link, with the same thresholds as /clock (forward from 1 s here,
+// the scans' 50 ms tick being small; backward any step); with /clock the
+// check sits out.
+func TestStampJumps(t *testing.T) {
+	const tick = int64(10e6)
+	for _, tc := range []struct {
+		name     string
+		scanJump int64 // added to scan stamps from tick 200 on: the step at scan 40 is 50 ms + this
+		tfJump   int64 // added to odom->base_link stamps from tick 300 on: the step is 20 ms + this
+		clock    bool
+		want     []ClockJump
+	}{
+		{"forward exactly 1 s, backward 1 ns", 950e6, -20e6 - 1, false, []ClockJump{
+			{Index: 40, LogTimeNS: sysStartNS + 202*tick + 1_200_000, FromNS: simStartNS + 197*tick, ToNS: simStartNS + 202*tick + 950e6, Kind: "forward", Topic: "/scan"},
+			{Index: 150, LogTimeNS: sysStartNS + 300*tick + 1_100_000, FromNS: simStartNS + 298*tick - 10e6, ToNS: simStartNS + 300*tick - 10e6 - 20e6 - 1, Kind: "backward", Topic: "/tf", Link: "odom->base_link"},
+		}},
+		{"1 ns short of both", 950e6 - 1, -20e6, false, nil},
+		{"with /clock the check sits out", 950e6, -20e6 - 1, true, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			links := []genLink{{parent: "odom", child: "base_link", ageNS: 10e6, jumpAt: 300, jumpNS: tc.tfJump}, {parent: "base_link", child: "laser", static: true}}
+			stamp := func(i, sim, _ int64) int64 {
+				if i >= 200 {
+					return sim + tc.scanJump
+				}
+				return sim
+			}
+			var clock func(i, sim int64) (int64, bool)
+			if tc.clock {
+				clock = simClock
+			}
+			rep, _ := analyzeGen(t, genBag(t, links, []genScan{{"/scan", "laser", stamp}}, clock, 400), Config{})
+			if len(rep.StampJumps) != len(tc.want) || rep.Counts.StampJumps != len(tc.want) {
+				t.Fatalf("stamp jumps %+v (count %d), want %+v", rep.StampJumps, rep.Counts.StampJumps, tc.want)
+			}
+			for i, w := range tc.want {
+				if rep.StampJumps[i] != w {
+					t.Errorf("jump %d: %+v, want %+v", i, rep.StampJumps[i], w)
+				}
+			}
+			line := fmt.Sprintf("No /clock; header stamps jump %d times on scan topics or tf links.", len(tc.want))
+			found := false
+			for _, e := range rep.Verdict.Evidence {
+				found = found || e == line
+			}
+			if found != (len(tc.want) > 0) {
+				t.Errorf("evidence %q: line %q there %v, want %v", rep.Verdict.Evidence, line, found, len(tc.want) > 0)
+			}
+		})
+	}
+}

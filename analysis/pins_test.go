@@ -118,6 +118,8 @@ type genLink struct {
 	static        bool
 	ageNS         int64
 	everyTicks    int64 // publication period in 10 ms ticks (default 2)
+	jumpAt        int64 // from this tick on (0: never) the stamps are shifted by jumpNS
+	jumpNS        int64
 }
 
 // genScan is one scan topic of a generated bag; stamp maps (tick, sim time,
@@ -179,7 +181,11 @@ func genBag(t *testing.T, links []genLink, scans []genScan, clock func(i, sim in
 				every = 2
 			}
 			if !l.static && i%every == 0 && sim-l.ageNS > 0 {
-				write("/tf", rec+100_000, tf(l, sim-l.ageNS))
+				stamp := sim - l.ageNS
+				if l.jumpAt > 0 && i >= l.jumpAt {
+					stamp += l.jumpNS
+				}
+				write("/tf", rec+100_000, tf(l, stamp))
 			}
 		}
 		if i%5 == 2 {
