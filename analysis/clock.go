@@ -24,6 +24,7 @@ type clockState struct {
 	stallVal  int64
 	nStalls   int
 	nJumps    int
+	nBack     int // backward jumps among nJumps (all, not only the kept ones)
 	firstNS   int64
 	lastNS    int64
 	n         int
@@ -84,6 +85,9 @@ func (c *clockState) update(a *analyzer, m *bagread.Message, v int64) {
 	}
 	if jump != "" {
 		c.nJumps++
+		if jump == "backward" {
+			c.nBack++
+		}
 		if len(c.jumps) < maxJumpsKept {
 			c.jumps = append(c.jumps, ClockJump{
 				Index: m.Index, LogTimeNS: m.LogTimeNS, FromNS: c.ns, ToNS: v, Kind: jump, Topic: m.Topic,
@@ -173,14 +177,8 @@ func (c *clockState) finish(a *analyzer) {
 		r.ClockRate = cr
 	}
 	r.Series.Clock = c.series.points()
-	back := 0
-	for _, j := range r.ClockJumps {
-		if j.Kind == "backward" {
-			back++
-		}
-	}
 	r.Counts.ClockJumps = c.nJumps
 	r.Counts.Stalls = c.nStalls
-	r.Counts.BackwardJumps = back
+	r.Counts.BackwardJumps = c.nBack
 	r.Counts.ClockMessages = c.n
 }

@@ -109,3 +109,27 @@ func TestStampJumps(t *testing.T) {
 		})
 	}
 }
+
+// Jumps and stalls beyond the kept lists (1000 jumps, 200 stalls) are
+// still counted, backward jumps included; the lists stop at their caps.
+func TestClockCountsBeyondCaps(t *testing.T) {
+	links := []genLink{{parent: "odom", child: "base_link", ageNS: 10e6}, {parent: "base_link", child: "laser", static: true}}
+	scans := []genScan{{"/scan", "laser", simStamp}}
+	t.Run("jumps", func(t *testing.T) {
+		// Every odd tick steps back 10 ms: 1005 backward jumps.
+		back := func(i, sim int64) (int64, bool) { return sim - i%2*20e6, true }
+		rep, _ := analyzeGen(t, genBag(t, links, scans, back, 2011), Config{})
+		if len(rep.ClockJumps) != maxJumpsKept || rep.Counts.ClockJumps != 1005 || rep.Counts.BackwardJumps != 1005 {
+			t.Errorf("%d jumps kept, counts %d (%d backward); want %d kept, 1005 counted, all backward", len(rep.ClockJumps), rep.Counts.ClockJumps, rep.Counts.BackwardJumps, maxJumpsKept)
+		}
+	})
+	t.Run("stalls", func(t *testing.T) {
+		// /clock holds each value for 101 ticks (1 s of record time): a
+		// stall per block, 202 blocks.
+		hold := func(i, _ int64) (int64, bool) { return simStartNS + i/101*1010e6, true }
+		rep, _ := analyzeGen(t, genBag(t, links, scans, hold, 202*101), Config{})
+		if len(rep.Stalls) != maxStallsKept || rep.Counts.Stalls != 202 {
+			t.Errorf("%d stalls kept, %d counted; want %d kept, 202 counted", len(rep.Stalls), rep.Counts.Stalls, maxStallsKept)
+		}
+	})
+}
