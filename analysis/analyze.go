@@ -91,7 +91,7 @@ func isType(typ, want string) bool {
 // with the error.
 func Analyze(bag *bagread.Bag, cfg Config, sink ScanSink) (*Report, error) {
 	if bag == nil {
-		return nil, errors.New("analysis: nil bag")
+		return nil, errors.New("nil bag")
 	}
 	a, err := newAnalyzer(bag, cfg, sink)
 	if err != nil {
@@ -107,7 +107,7 @@ func Analyze(bag *bagread.Bag, cfg Config, sink ScanSink) (*Report, error) {
 	// finish hands the filters' last rows to the sink: its error counts
 	// as much as one during the pass.
 	if err == nil && a.rows.sinkErr != nil {
-		err = fmt.Errorf("analysis: writing row: %w", a.rows.sinkErr)
+		err = fmt.Errorf("writing row: %w", a.rows.sinkErr)
 	}
 	if err != nil {
 		return rep, err

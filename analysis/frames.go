@@ -49,7 +49,7 @@ func TFFrames(bag *bagread.Bag) ([]string, error) {
 		}
 	}
 	if err := it.Err(); err != nil {
-		return nil, fmt.Errorf("analysis: listing tf frames: %w", err)
+		return nil, fmt.Errorf("listing tf frames: %w", err)
 	}
 	frames := make([]string, 0, len(seen))
 	for f := range seen {

@@ -64,7 +64,7 @@ type analyzer struct {
 func newAnalyzer(bag *bagread.Bag, cfg Config, sink ScanSink) (*analyzer, error) {
 	pr, err := resolvePreset(cfg.Consumer)
 	if err != nil {
-		return nil, fmt.Errorf("analysis: %w", err)
+		return nil, err
 	}
 	a := &analyzer{
 		bag: bag, cfg: cfg, sink: sink, preset: pr, params: pr.Params,
@@ -73,19 +73,19 @@ func newAnalyzer(bag *bagread.Bag, cfg Config, sink ScanSink) (*analyzer, error)
 	}
 	if cfg.SetQueueSize {
 		if cfg.QueueSize < 0 {
-			return nil, fmt.Errorf("analysis: queue size %d: must be >= 0", cfg.QueueSize)
+			return nil, fmt.Errorf("queue size %d: must be >= 0", cfg.QueueSize)
 		}
 		a.params.QueueSize = cfg.QueueSize
 	}
 	if cfg.SetTolerance {
 		if cfg.ToleranceS < 0 || math.IsNaN(cfg.ToleranceS) {
-			return nil, fmt.Errorf("analysis: tolerance %g: must be >= 0", cfg.ToleranceS)
+			return nil, fmt.Errorf("tolerance %g: must be >= 0", cfg.ToleranceS)
 		}
 		a.params.ToleranceNS = int64(math.Round(cfg.ToleranceS * 1e9))
 	}
 	if cfg.SetCacheTime {
 		if !(cfg.CacheTimeS > 0) {
-			return nil, fmt.Errorf("analysis: cache time %g: must be > 0", cfg.CacheTimeS)
+			return nil, fmt.Errorf("cache time %g: must be > 0", cfg.CacheTimeS)
 		}
 		a.cache = int64(math.Round(cfg.CacheTimeS * 1e9))
 	}
@@ -93,10 +93,10 @@ func newAnalyzer(bag *bagread.Bag, cfg Config, sink ScanSink) (*analyzer, error)
 		a.cache = 10_000_000_000
 	}
 	if cfg.JumpMinForwardNS < 0 {
-		return nil, fmt.Errorf("analysis: jump min forward %d ns: must be >= 0", cfg.JumpMinForwardNS)
+		return nil, fmt.Errorf("jump min forward %d ns: must be >= 0", cfg.JumpMinForwardNS)
 	}
 	if cfg.JumpMinBackwardNS > 0 {
-		return nil, fmt.Errorf("analysis: jump min backward %d ns: must be <= 0", cfg.JumpMinBackwardNS)
+		return nil, fmt.Errorf("jump min backward %d ns: must be <= 0", cfg.JumpMinBackwardNS)
 	}
 	if err := a.selectTopics(); err != nil {
 		return nil, err
@@ -158,20 +158,20 @@ func (a *analyzer) selectTopics() error {
 	for _, name := range cfg.ScanTopics {
 		ti, ok := byName[name]
 		if !ok {
-			return fmt.Errorf("analysis: scan topic %s is not in the bag", name)
+			return fmt.Errorf("scan topic %s is not in the bag", name)
 		}
 		if !isType(ti.Type, cdr.TypeLaserScan) {
-			return fmt.Errorf("analysis: scan topic %s has type %s, not %s", name, ti.Type, cdr.TypeLaserScan)
+			return fmt.Errorf("scan topic %s has type %s, not %s", name, ti.Type, cdr.TypeLaserScan)
 		}
 		chosen[name] = true
 	}
 	for _, name := range cfg.Topics {
 		ti, ok := byName[name]
 		if !ok {
-			return fmt.Errorf("analysis: topic %s is not in the bag", name)
+			return fmt.Errorf("topic %s is not in the bag", name)
 		}
 		if ti.Role != topics.Stamped {
-			return fmt.Errorf("analysis: topic %s (%s) has no header to analyse: %s", name, ti.Type, ti.Stamp.Reason)
+			return fmt.Errorf("topic %s (%s) has no header to analyse: %s", name, ti.Type, ti.Stamp.Reason)
 		}
 		chosen[name] = true
 	}
@@ -349,7 +349,7 @@ func (a *analyzer) run() error {
 		a.rep.Bag.Problems = append(a.rep.Bag.Problems, p.String())
 	}
 	if err := it.Err(); err != nil {
-		return fmt.Errorf("analysis: reading %s: %w", a.bag.Path, err)
+		return fmt.Errorf("reading %s: %w", a.bag.Path, err)
 	}
 	return nil
 }
@@ -400,7 +400,7 @@ func (a *analyzer) replay(x *decoded, sizes []int64) error {
 		}
 	}
 	if a.rows.sinkErr != nil {
-		return fmt.Errorf("analysis: writing row: %w", a.rows.sinkErr)
+		return fmt.Errorf("writing row: %w", a.rows.sinkErr)
 	}
 	return nil
 }

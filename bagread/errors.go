@@ -11,6 +11,11 @@ import (
 // messages silently with an inner join).
 var ErrOrphanMessage = errors.New("topic_id not in topics table")
 
+// ErrNotABag marks a path that holds no bag: an empty or foreign file, a
+// metadata.yaml given instead of its directory, or a directory without
+// storage files.
+var ErrNotABag = errors.New("not a ROS 2 bag")
+
 // ErrTooLarge marks a record, chunk or message whose claimed size exceeds
 // Options.MaxRecordBytes.
 var ErrTooLarge = errors.New("size exceeds limit")
@@ -20,12 +25,15 @@ var ErrTooLarge = errors.New("size exceeds limit")
 type FileError struct {
 	Path   string
 	Offset int64
-	Op     string // what was being done, e.g. "read chunk"
+	Op     string // what was being done, e.g. "read chunk" ("" when the cause says it all)
 	Err    error
 }
 
 // Error names the file, the offset when known, and the operation.
 func (e *FileError) Error() string {
+	if e.Op == "" {
+		return fmt.Sprintf("%s: %v", e.Path, e.Err)
+	}
 	if e.Offset >= 0 {
 		return fmt.Sprintf("%s: at byte %d: %s: %v", e.Path, e.Offset, e.Op, e.Err)
 	}

@@ -1,6 +1,7 @@
 package bagread
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"strings"
@@ -75,16 +76,16 @@ func readMetadataFile(path string) (*Metadata, error) {
 func ParseMetadata(data []byte) (*Metadata, error) {
 	var root yamlRoot
 	if err := yaml.Unmarshal(data, &root); err != nil {
-		return nil, fmt.Errorf("parse metadata: %w", err)
+		return nil, yamlError{err}
 	}
 	info := root.Info
 	if info == nil {
 		var bare yamlInfo
 		if err := yaml.Unmarshal(data, &bare); err != nil {
-			return nil, fmt.Errorf("parse metadata: %w", err)
+			return nil, yamlError{err}
 		}
 		if bare.Version == 0 && bare.StorageIdentifier == "" && len(bare.RelativeFilePaths) == 0 {
-			return nil, fmt.Errorf("parse metadata: no rosbag2_bagfile_information")
+			return nil, errors.New("not rosbag2 metadata (no rosbag2_bagfile_information)")
 		}
 		info = &bare
 	}
@@ -131,3 +132,13 @@ func clampNS(v uint64) int64 {
 	}
 	return int64(v)
 }
+
+// yamlError says a metadata file is not valid YAML, where the YAML
+// library says so, without the library's "yaml: " prefix.
+type yamlError struct{ err error }
+
+func (e yamlError) Error() string {
+	return "not valid YAML (" + strings.TrimPrefix(e.err.Error(), "yaml: ") + ")"
+}
+
+func (e yamlError) Unwrap() error { return e.err }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"math"
 	"os"
 	"path/filepath"
@@ -38,7 +39,12 @@ type opened struct {
 func Open(path string, opts Options) (*Bag, error) {
 	st, err := os.Stat(path)
 	if err != nil {
-		return nil, fmt.Errorf("bagread: open %w", err)
+		// "PATH: no such file or directory", without Go's "stat" op.
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	b := &Bag{Path: path, opts: opts}
 	if !st.IsDir() {
@@ -94,7 +100,7 @@ func (b *Bag) privateDir() (string, error) {
 	if b.tempDir == "" {
 		d, err := os.MkdirTemp(b.opts.TempDir, "bagread-")
 		if err != nil {
-			return "", fmt.Errorf("bagread: temp dir: %w", err)
+			return "", fmt.Errorf("cannot create a temporary directory for private copies: %w", err)
 		}
 		b.tempDir = d
 	}
@@ -108,9 +114,9 @@ func (b *Bag) resolveDir(dir string) ([]string, error) {
 	md, err := readMetadataFile(mdPath)
 	switch {
 	case errors.Is(err, os.ErrNotExist):
-		b.reconstruct("no metadata.yaml in " + dir)
+		b.reconstruct("there is no metadata.yaml in " + dir)
 	case err != nil:
-		b.reconstruct(fmt.Sprintf("metadata.yaml unusable: %v", err))
+		b.reconstruct(err.Error()) // names metadata.yaml and what is wrong with it
 	default:
 		b.Metadata = md
 		var found []string
@@ -131,7 +137,7 @@ func (b *Bag) resolveDir(dir string) ([]string, error) {
 		return nil, err
 	}
 	if len(found) == 0 {
-		return nil, fmt.Errorf("bagread: %s: no storage files (.db3, .mcap, .zstd) found (%s)", dir, b.MetadataProblem)
+		return nil, fmt.Errorf("%s: %w: no storage files (.db3, .mcap, .zstd) found, and %s", dir, ErrNotABag, b.MetadataProblem)
 	}
 	return found, nil
 }
@@ -183,7 +189,7 @@ var splitName = regexp.MustCompile(`^(.+)_(\d+)\.(db3|mcap)(\.zstd)?$`)
 func discoverFiles(dir string) ([]string, error) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
-		return nil, fmt.Errorf("bagread: %w", err)
+		return nil, err
 	}
 	type split struct {
 		name  string
@@ -211,7 +217,7 @@ func discoverFiles(dir string) ([]string, error) {
 	}
 	if len(splits) == 0 {
 		if len(loose) > 1 {
-			return nil, fmt.Errorf("bagread: %s: no metadata.yaml and %d unrelated storage files (%s); open one of them directly", dir, len(loose), strings.Join(loose, ", "))
+			return nil, fmt.Errorf("%s: no metadata.yaml and %d unrelated storage files (%s): name one of them", dir, len(loose), strings.Join(loose, ", "))
 		}
 		var out []string
 		for _, n := range loose {
@@ -286,14 +292,27 @@ func sniff(path string, limit int64) (storage string, compressed bool, err error
 	case bytes.HasPrefix(head, mcapMagic):
 		return StorageMCAP, compressed, nil
 	}
-	return "", compressed, fmt.Errorf("not a sqlite3 or MCAP file (first bytes %q)", head)
+	return "", compressed, notStorage(path, head)
+}
+
+// notStorage explains why a file is not a bag's storage file, in the
+// user's words: empty, a bag's metadata.yaml (pass the directory), or
+// something else.
+func notStorage(path string, head []byte) error {
+	switch {
+	case len(head) == 0:
+		return fmt.Errorf("%w: the file is empty (0 bytes), not a sqlite3 (.db3) or MCAP file", ErrNotABag)
+	case filepath.Base(path) == "metadata.yaml" || bytes.HasPrefix(head, []byte("rosbag2_bagfile")):
+		return fmt.Errorf("%w: this is a bag's metadata.yaml; pass the directory that holds it (%s)", ErrNotABag, filepath.Dir(path))
+	}
+	return fmt.Errorf("%w: it is neither a sqlite3 (.db3) nor an MCAP file (it does not start with either's signature)", ErrNotABag)
 }
 
 // addFile opens one storage file and merges it into the bag.
 func (b *Bag) addFile(path string) error {
 	storage, compressed, err := sniff(path, b.limit())
 	if err != nil {
-		return &FileError{Path: path, Offset: 0, Op: "identify storage", Err: err}
+		return &FileError{Path: path, Offset: -1, Err: err}
 	}
 	var o *opened
 	switch storage {

@@ -38,10 +38,11 @@ type DecodeError struct {
 	Err error
 }
 
-// Error names the type, the field and the byte offset.
+// Error names the type, the field and the byte offset: "cannot decode
+// TYPE: FIELD at byte N: need A bytes, have B: CAUSE".
 func (e *DecodeError) Error() string {
 	b := make([]byte, 0, 128)
-	b = append(b, "cdr: "...)
+	b = append(b, "cannot decode "...)
 	if e.Type != "" {
 		b = append(b, e.Type...)
 		b = append(b, ": "...)

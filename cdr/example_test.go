@@ -34,5 +34,5 @@ func ExampleDecodeError() {
 	fmt.Println(err)
 	// Output:
 	// Clock.clock.nanosec 8 true
-	// cdr: rosgraph_msgs/msg/Clock: Clock.clock.nanosec at byte 8: need 4 bytes, have 2: unexpected EOF
+	// cannot decode rosgraph_msgs/msg/Clock: Clock.clock.nanosec at byte 8: need 4 bytes, have 2: unexpected EOF
 }

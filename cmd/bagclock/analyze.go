@@ -52,7 +52,8 @@ Exit codes: 0 ok (or nothing named by --fail-on found), 1 --fail-on findings,
 2 usage error, 3 the bag could not be analysed.`,
 		setup: func(fs *pflag.FlagSet) func(*env, []string) int {
 			format := fs.String("format", "csv", "output format: csv, json or html (default: from the -o extension, else csv)")
-			out := fs.StringP("output", "o", "", "write to this file (written beside it and renamed when complete; '-' is stdout; required for html)")
+			out := fs.StringP("output", "o", "", "write to this file (written beside it and renamed when complete; '-' is stdout; required for html; --out is the same flag)")
+			alias(fs, "out", "output")
 			flags := analysisFlags(fs)
 			return func(e *env, args []string) int {
 				if len(args) != 1 {
@@ -119,7 +120,7 @@ func runAnalyze(e *env, path string, cfg analysis.Config, format, out string, fa
 	if err != nil {
 		fmt.Fprintf(e.stderr, "bagclock analyze: %v\n", err)
 		if rep == nil {
-			suggestBagsInside(e.stderr, path)
+			whatToDo(e.stderr, "analyze", path, err)
 		}
 		return exitFailure
 	}

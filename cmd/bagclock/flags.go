@@ -126,3 +126,16 @@ func contains(list []string, s string) bool {
 	}
 	return false
 }
+
+// alias makes --name another spelling of the flag --to, so -o, --out and
+// --output mean the same on every command (a directory for scan and merge,
+// a file for analyze). Flags are looked up through it as they are parsed.
+func alias(fs *pflag.FlagSet, name, to string) {
+	prev := fs.GetNormalizeFunc()
+	fs.SetNormalizeFunc(func(f *pflag.FlagSet, n string) pflag.NormalizedName {
+		if n == name {
+			return pflag.NormalizedName(to)
+		}
+		return prev(f, n)
+	})
+}

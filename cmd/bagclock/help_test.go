@@ -37,3 +37,30 @@ func TestHelpFitsEightyColumns(t *testing.T) {
 		}
 	}
 }
+
+// TestOutputFlagSpellings: on every command that writes output, -o, --out
+// and --output are one flag (a file for analyze, a directory for scan and
+// merge), and --help says so.
+func TestOutputFlagSpellings(t *testing.T) {
+	for _, name := range []string{"analyze", "scan", "merge"} {
+		for _, spelling := range []string{"-o", "--out", "--output"} {
+			c := commands[name]
+			e := &env{stdout: &bytes.Buffer{}, stderr: &bytes.Buffer{}, stdin: strings.NewReader("")}
+			fs := newFlagSet(c, e)
+			c.setup(fs)
+			if err := fs.Parse([]string{spelling, "target"}); err != nil {
+				t.Errorf("%s %s: %v", name, spelling, err)
+				continue
+			}
+			f := fs.ShorthandLookup("o")
+			if f == nil || f.Value.String() != "target" {
+				t.Errorf("%s %s target: -o is %v", name, spelling, f)
+			}
+		}
+		_, out, _ := runCLI(t, "help", name)
+		out = strings.Join(strings.Fields(out), " ")
+		if !strings.Contains(out, "-o, --") || !strings.Contains(out, "is the same flag") {
+			t.Errorf("%s --help does not document -o and its other spelling:\n%s", name, out)
+		}
+	}
+}

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -16,7 +15,7 @@ import (
 func init() {
 	register(&command{
 		name:  "info",
-		usage: "info [--json] BAG",
+		usage: "info [--wide] [--format text|json] BAG",
 		short: "what a bag holds: files, topics, rates, stamp ranges, recovery",
 		long: `Prints everything 'ros2 bag info' prints (files, size, storage, duration, start,
 end, per-topic type, count, serialization format, QoS) plus what it lacks: per-topic
@@ -28,30 +27,55 @@ number of undecodable messages per topic.
 BAG is a bag directory (with or without metadata.yaml), or a single .db3, .mcap,
 .db3.zstd or .mcap.zstd file. The bag is never modified.
 
-Times print as seconds with 9 decimals (never tf2_echo's unpadded sec.nanosec).
+The default layout fits 100 columns: sizes in KiB/MiB/GiB, the duration
+with hours and minutes, rates in Hz between a topic's first and last record
+time, record times as seconds after the bag's start. --wide prints one table
+with every column and exact stamps; --format json (or --json) prints one
+object with sizes in bytes and times in nanoseconds.
+
+Stamps print as seconds with 9 decimals (never tf2_echo's unpadded
+sec.nanosec).
 
 Examples:
   bagclock info testdata/samples/demo
-  bagclock info --json recording_0.mcap | jq '.topics[] | {name, count}'`,
+  bagclock info --wide testdata/samples/demo
+  bagclock info --format json run_0.mcap | jq '.topics[] | {name, count}'`,
 		setup: func(fs *pflag.FlagSet) func(*env, []string) int {
-			asJSON := fs.Bool("json", false, "print one JSON object instead of text")
+			format := fs.String("format", "text", "output format: text or json")
+			asJSON := fs.Bool("json", false, "print one JSON object (same as --format json)")
+			wide := fs.Bool("wide", false, "text in one wide table with every column and exact stamps")
 			budgetFlag(fs)
 			return func(e *env, args []string) int {
 				if len(args) != 1 {
 					fmt.Fprintln(e.stderr, "bagclock info: need exactly one BAG argument (see --help)")
 					return exitUsage
 				}
-				return runInfo(e, args[0], *asJSON)
+				if *format != "text" && *format != "json" {
+					fmt.Fprintf(e.stderr, "bagclock info: --format %q: want text or json\n", *format)
+					return exitUsage
+				}
+				if *asJSON && fs.Changed("format") && *format != "json" {
+					fmt.Fprintf(e.stderr, "bagclock info: --json contradicts --format %s\n", *format)
+					return exitUsage
+				}
+				mode := "text"
+				switch {
+				case *asJSON || *format == "json":
+					mode = "json"
+				case *wide:
+					mode = "wide"
+				}
+				return runInfo(e, args[0], mode)
 			}
 		},
 	})
 }
 
-func runInfo(e *env, path string, asJSON bool) int {
+func runInfo(e *env, path string, mode string) int {
 	bag, err := bagread.Open(path, bagOptions())
 	if err != nil {
 		fmt.Fprintf(e.stderr, "bagclock info: %v\n", err)
-		suggestBagsInside(e.stderr, path)
+		whatToDo(e.stderr, "info", path, err)
 		return exitFailure
 	}
 	defer bag.Close()
@@ -60,14 +84,17 @@ func runInfo(e *env, path string, asJSON bool) int {
 		fmt.Fprintf(e.stderr, "bagclock info: %v\n", err)
 		return exitFailure
 	}
-	if asJSON {
+	switch mode {
+	case "json":
 		enc := json.NewEncoder(e.stdout)
 		enc.SetIndent("", "  ")
 		if werr := enc.Encode(rep); werr != nil {
 			fmt.Fprintf(e.stderr, "bagclock info: %v\n", werr)
 			return exitFailure
 		}
-	} else {
+	case "wide":
+		printInfoWide(e.stdout, rep)
+	default:
 		printInfo(e.stdout, rep)
 	}
 	if err != nil {
@@ -105,7 +132,9 @@ func rangeText(r inventory.Range) string {
 	return seconds(r.MinNS) + " .. " + seconds(r.MaxNS)
 }
 
-func printInfo(w io.Writer, r *inventory.Report) {
+// printInfoWide writes the full `info --wide` layout: one table with every
+// column, exact stamps and sizes in bytes.
+func printInfoWide(w io.Writer, r *inventory.Report) {
 	fmt.Fprintf(w, "Bag:               %s\n", r.Path)
 	fmt.Fprintf(w, "Storage id:        %s\n", r.Storage)
 	if r.MetadataVersion > 0 {
@@ -173,36 +202,13 @@ func printInfo(w io.Writer, r *inventory.Report) {
 	tw.Flush()
 	for _, t := range r.Topics {
 		if len(t.QoS) > 0 {
-			// Publishers usually offer identical profiles: print each once
-			// with a count.
-			var parts []string
-			seen := map[string]int{}
-			for _, q := range t.QoS {
-				p := fmt.Sprintf("%s/%d %s %s %s", q.History, q.Depth, q.Reliability, q.Durability, q.Liveliness)
-				if seen[p] == 0 {
-					parts = append(parts, p)
-				}
-				seen[p]++
-			}
-			for i, p := range parts {
-				if n := seen[p]; n > 1 {
-					parts[i] = fmt.Sprintf("%s (x%d publishers)", p, n)
-				}
-			}
-			fmt.Fprintf(w, "  QoS %s: %s\n", t.Name, strings.Join(parts, "; "))
+			fmt.Fprintf(w, "  QoS %s: %s\n", t.Name, qosText(t))
 		}
 	}
 	for _, t := range r.Topics {
 		switch {
 		case t.Stamped && len(t.Frames) > 0:
-			fs := make([]string, len(t.Frames))
-			for i, f := range t.Frames {
-				fs[i] = f
-				if f == "" {
-					fs[i] = `""`
-				}
-			}
-			fmt.Fprintf(w, "  frames %s: %s\n", t.Name, strings.Join(fs, ", "))
+			fmt.Fprintf(w, "  frames %s: %s\n", t.Name, framesText(t.Frames))
 		case t.Role == "not_analysed":
 			fmt.Fprintf(w, "  not analysed %s: %s\n", t.Name, t.StampReason)
 		}
@@ -211,22 +217,5 @@ func printInfo(w io.Writer, r *inventory.Report) {
 		if t.FirstError != "" {
 			fmt.Fprintf(w, "  first error on %s: %s\n", t.Name, t.FirstError)
 		}
-	}
-}
-
-// suggestBagsInside helps the common mistake of pointing at a folder of
-// bags: it lists the bags found below path and suggests `scan`.
-func suggestBagsInside(w io.Writer, path string) {
-	d := bagread.Discover(path)
-	if len(d.Bags) == 0 || (len(d.Bags) == 1 && d.Bags[0].Path == path) {
-		return
-	}
-	fmt.Fprintf(w, "%s holds %d bags; name one of them, or run 'bagclock scan %s --out DIR':\n", path, len(d.Bags), path)
-	for i, b := range d.Bags {
-		if i == 10 {
-			fmt.Fprintf(w, "  ... and %d more\n", len(d.Bags)-10)
-			break
-		}
-		fmt.Fprintf(w, "  %s\n", b.Path)
 	}
 }

@@ -31,7 +31,8 @@ be analysed, or an input or output could not be read or written.`,
 }
 
 func setupMerge(fs *pflag.FlagSet) func(*env, []string) int {
-	out := fs.StringP("out", "o", "", "output directory for the merged index (required)")
+	out := fs.StringP("out", "o", "", "output directory for the merged index (required; --output is the same flag)")
+	alias(fs, "output", "out")
 	var failOn []string
 	fs.StringSliceVar(&failOn, "fail-on", nil, "exit 1 when any bag had any of these: drop, clock-mismatch, jump, zero-stamp, skew, damage, tf-tree (comma-separated)")
 	return func(e *env, args []string) int {

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"fmt"
-
 	"github.com/bagclock/bagclock/analysis"
 	"github.com/bagclock/bagclock/bagread"
 )
@@ -46,9 +44,6 @@ func analyzeBagChecked(path string, cfg analysis.Config, check func(*bagread.Bag
 			return nil
 		}
 	}
-	rep, err := analysis.Analyze(bag, cfg, sink)
-	if err != nil {
-		return rep, fmt.Errorf("analyze %s: %w", path, err)
-	}
-	return rep, nil
+	// Analysis errors name the bag or file themselves.
+	return analysis.Analyze(bag, cfg, sink)
 }

@@ -67,8 +67,9 @@ type scanOptions struct {
 }
 
 func setupScan(fs *pflag.FlagSet) func(*env, []string) int {
+	out := fs.StringP("out", "o", "", "output directory for the reports and the index (required; --output is the same flag)")
+	alias(fs, "output", "out")
 	af := analysisFlags(fs)
-	out := fs.StringP("out", "o", "", "output directory for the reports and the index (required)")
 	jobs := fs.IntP("jobs", "j", runtime.NumCPU(), "bags analysed at once, each on one core")
 	shard := fs.String("shard", "", "scan only shard I of N (e.g. 2/3), chosen by hash of each bag's path below DIR")
 	quiet := fs.BoolP("quiet", "q", false, "no progress output")
