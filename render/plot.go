@@ -248,7 +248,7 @@ func decadeLabel(v float64) string {
 
 func newPlot(id, title, mode string) *plot {
 	p := &plot{ID: id, Title: title}
-	p.Data = plotData{ID: id, Mode: mode, XLabel: "record time since bag start (s)"}
+	p.Data = plotData{ID: id, Mode: mode, XLabel: "record time since bag start"}
 	return p
 }
 
