@@ -93,6 +93,35 @@ func TestSensorBag(t *testing.T) {
 				}
 			}
 		}
+		checkAnalyzeReadShare(t, bag)
+	}
+}
+
+// checkAnalyzeReadShare: analyze asks the kernel for at most 10% of a
+// sensor bag's bytes (issue 9), look-ahead included; it read a second of
+// images whole before the look-ahead asked for prefixes too. rchar is
+// counted, not time, so the check holds on a loaded machine.
+func checkAnalyzeReadShare(t *testing.T, bag Bag) {
+	t.Helper()
+	rb, err := bagread.Open(bag.Dir, bagread.Options{MetadataTopicCounts: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rb.Close()
+	r0 := readChars()
+	rep, err := analysis.Analyze(rb, analysis.Config{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	read := readChars() - r0
+	if r0 < 0 {
+		t.Skip("no /proc/self/io")
+	}
+	if rep.Summary.Scans == 0 {
+		t.Errorf("%s: no message analysed", bag.Name)
+	}
+	if share := float64(read) / float64(bag.Size); share > 0.10 {
+		t.Errorf("%s: analyze read %d of %d bytes (%.1f%%), want at most 10%%", bag.Name, read, bag.Size, 100*share)
 	}
 }
 
