@@ -25,7 +25,8 @@ go build -o "$bin/bagclock" ./cmd/bagclock || exit 1
 go build -o "$bin/baggen" ./cmd/baggen || exit 1
 go build -o "$bin/iorun" ./internal/bench/iorun || exit 1
 
-# best_of CMD...: the fastest of $runs runs as "wall_s maxrss_kb rchar status".
+# best_of CMD...: the fastest of $runs runs as
+# "wall_s maxrss_kb rchar read_bytes status" (iorun's fields, in its order).
 best_of() {
 	local best="" line="" w
 	for _ in $(seq "$runs"); do
@@ -39,6 +40,7 @@ best_of() {
 	echo "$line"
 }
 
+echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg) (GOMAXPROCS=${GOMAXPROCS:-unset})"
 printf '%-14s %-8s %8s %9s %12s %10s\n' bag command seconds 'peak MiB' 'read share' 'vs cat'
 "$bin/baggen" --sensor-bench -o "$dir" | while IFS=$'\t' read -r name file _size; do
 	size=$(stat -c %s "$file")
@@ -46,7 +48,7 @@ printf '%-14s %-8s %8s %9s %12s %10s\n' bag command seconds 'peak MiB' 'read sha
 	read -r tcat mcat rcat _ < <(best_of cat "$file")
 	printf '%-14s %-8s %8s %9.1f %11.1f%% %10s\n' "$name" cat "$tcat" "$(awk "BEGIN{print $mcat/1024}")" \
 		"$(awk "BEGIN{print 100*$rcat/$size}")" 1.00x
-	read -r t m r st < <(best_of "$bin/bagclock" analyze --format json -o /dev/null "$(dirname "$file")")
+	read -r t m r _ st < <(best_of "$bin/bagclock" analyze --format json -o /dev/null "$(dirname "$file")")
 	if [ "$st" != 0 ]; then
 		printf '%-14s %-8s failed (exit %s): %s\n' "$name" analyze "$st" "$(head -c 200 "$bin/err" | tr '\n' ' ')"
 		continue
@@ -57,3 +59,4 @@ done
 
 echo
 go test -run '^$' -bench 'Sensors' -benchtime "${runs}x" ./internal/bench -args -sensors
+echo "load average at end: $(cut -d' ' -f1-3 /proc/loadavg)"
