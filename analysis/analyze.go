@@ -98,7 +98,7 @@ func Analyze(bag *bagread.Bag, cfg Config, sink ScanSink) (*Report, error) {
 		return nil, err
 	}
 	if len(cfg.TargetFrames) == 0 && len(a.scanTopics) > 0 {
-		a.tf.lookAhead(a)
+		a.lookAheadTF()
 	}
 	err = a.run()
 	rep := a.finish()

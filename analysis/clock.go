@@ -105,7 +105,9 @@ func (c *clockState) update(a *analyzer, m *bagread.Message, v int64) {
 	// tf2_ros::Buffer's jump callback: any backward step clears dynamic
 	// data (min_backward = -1 ns, whatever the reporting threshold).
 	if delta < 0 && !a.cfg.RclpyBuffer {
-		a.tf.buf.ClearOnJump(delta)
+		for _, t := range a.tfSpaces {
+			t.buf.ClearOnJump(delta)
+		}
 	}
 	// Stalls: /clock repeating one value, or silent, while record time runs.
 	if delta == 0 {

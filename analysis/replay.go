@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"sort"
-	"strings"
 
 	"github.com/bagclock/bagclock/analysis/msgfilter"
 	"github.com/bagclock/bagclock/analysis/topics"
@@ -35,9 +34,14 @@ type analyzer struct {
 	startNS    int64
 	spanS      float64
 
-	tf    *tfReplay
-	clock *clockState
-	rows  *rowsState
+	// tf is the tf replay of the primary namespace (the root one, else the
+	// one with most tf topics); tfSpaces every namespace's, tf first. The
+	// link statistics the tf-tree checks read are shared by all.
+	tf       *tfReplay
+	tfSpaces []*tfReplay
+	tfNS     []string // namespaces with tf topics, primary first
+	clock    *clockState
+	rows     *rowsState
 
 	// pairs are the rows' (topic, target) summaries, in order of first
 	// message: the verdict's input.
@@ -106,7 +110,7 @@ func newAnalyzer(bag *bagread.Bag, cfg Config, sink ScanSink) (*analyzer, error)
 	if bag.EndNS > bag.StartNS {
 		a.spanS = float64(bag.EndNS-bag.StartNS) / 1e9
 	}
-	a.tf = newTFReplay(a.cache)
+	a.buildTFSpaces()
 	a.clock = newClockState(a.spanS)
 	a.rows = newRowsState(a.spanS)
 	a.registerChecks()
@@ -187,17 +191,16 @@ func (a *analyzer) selectTopics() error {
 	}
 	sort.Strings(a.scanTopics)
 
-	// One tf tree: the tf topics of one namespace, the root one first.
-	ns := tfNamespace(infos)
+	// Every namespace's tf topics, each namespace its own buffer
+	// (tfspaces.go), the primary one first.
+	a.tfNS = tfNamespaces(infos)
 	for _, role := range []topics.Role{topics.TF, topics.TFStatic} {
 		r := roleTF
 		if role == topics.TFStatic {
 			r = roleTFStatic
 		}
 		for _, ti := range topics.WithRole(infos, role) {
-			if namespaceOf(ti.Name) == ns {
-				a.topics.add(&topicState{name: ti.Name, typ: ti.Type, role: r, messages: count[ti.Name]})
-			}
+			a.topics.add(&topicState{name: ti.Name, typ: ti.Type, role: r, messages: count[ti.Name]})
 		}
 	}
 	if cl := topics.WithRole(infos, topics.Clock); len(cl) > 0 {
@@ -245,41 +248,6 @@ func (a *analyzer) readList() {
 		}
 		a.readTopics = append(a.readTopics, ts.name)
 	}
-}
-
-// tfNamespace picks the namespace whose tf topics feed the buffer: the
-// root one ("/tf", "tf") when the bag has it, else the namespace with the
-// most tf messages ("/robot1" for "/robot1/tf").
-func tfNamespace(infos []topics.TopicInfo) string {
-	best, bestN, found := "", -1, false
-	n := map[string]int{}
-	for _, ti := range infos {
-		if ti.Role == topics.TF || ti.Role == topics.TFStatic {
-			n[namespaceOf(ti.Name)]++
-		}
-	}
-	for ns, c := range n {
-		if ns == "" {
-			return ""
-		}
-		if c > bestN || c == bestN && ns < best {
-			best, bestN, found = ns, c, true
-		}
-	}
-	if !found {
-		return ""
-	}
-	return best
-}
-
-// namespaceOf is a topic name without its last segment and without a
-// leading slash: "/robot1/tf" → "robot1", "/tf" and "tf" → "".
-func namespaceOf(name string) string {
-	name = strings.TrimPrefix(name, "/")
-	if i := strings.LastIndexByte(name, '/'); i >= 0 {
-		return name[:i]
-	}
-	return ""
 }
 
 // overrideParams applies the configured queue size and tolerance to a
@@ -389,9 +357,9 @@ func (a *analyzer) replay(x *decoded, sizes []int64) error {
 	case roleClock:
 		a.onClock(m, x.clock, x.err)
 	case roleTF:
-		a.onTF(m, false)
+		a.onTF(m, ts.tf, false)
 	case roleTFStatic:
-		a.onTF(m, true)
+		a.onTF(m, ts.tf, true)
 	case roleStamped:
 		a.onStamped(m, ts, x)
 	default:
@@ -420,8 +388,7 @@ func (a *analyzer) onClock(m *bagread.Message, v int64, err error) {
 // onTF decodes one tf message and stores its transforms in the buffer; the
 // link hooks see each transform before it is stored, the tf hooks the
 // message after.
-func (a *analyzer) onTF(m *bagread.Message, static bool) {
-	t := a.tf
+func (a *analyzer) onTF(m *bagread.Message, t *tfReplay, static bool) {
 	if _, err := cdr.DecodeTFMessageInto(&t.msg, m.Data); err != nil {
 		a.skip(m, err)
 		return
@@ -466,7 +433,7 @@ func (a *analyzer) onStamped(m *bagread.Message, ts *topicState, x *decoded) {
 	}
 	if !ts.ready {
 		if ts.targets == nil {
-			ts.targets = a.tf.decideTargets(s.frame)
+			ts.targets = ts.tf.decideTargets(s.frame)
 		}
 		ts.ready = true
 	}

@@ -104,7 +104,7 @@ func (rs *rowsState) onStamped(a *analyzer, s *stampedMsg) {
 		row.TargetFrame = fs.pair.target
 		row.PublishTimeNS, row.HasPublishTime = m.PublishTimeNS, m.HasPublishTime
 		row.ClockNS, row.HasClock = a.clock.ns, a.clock.seen
-		rs.classify(a, row, stamp)
+		rs.classify(s.topic.tf, row, stamp)
 		p := fs.pair
 		p.classes[row.Class]++
 		if row.HasTF {
@@ -141,7 +141,7 @@ func (rs *rowsState) topicFilters(a *analyzer, ts *topicState, frame string) []*
 			series: newDownsampler(rs.spanS)}
 		a.pairs = append(a.pairs, p)
 		fs := &filterState{pair: p}
-		fs.f = a.tf.group.NewFilter([]string{tg}, ts.params, fs.onResult(a))
+		fs.f = ts.tf.group.NewFilter([]string{tg}, ts.params, fs.onResult(a))
 		fss = append(fss, fs)
 	}
 	if fss == nil {
@@ -163,8 +163,8 @@ func (rs *rowsState) newRow() *ScanRow {
 
 // classify fills the tf columns and the class of a row from the buffer as
 // it stands when the message arrives.
-func (rs *rowsState) classify(a *analyzer, row *ScanRow, stamp int64) {
-	buf := a.tf.buf
+func (rs *rowsState) classify(t *tfReplay, row *ScanRow, stamp int64) {
+	buf := t.buf
 	frame := strings.TrimPrefix(row.FrameID, "/")
 	target := strings.TrimPrefix(row.TargetFrame, "/")
 	var err error
@@ -196,7 +196,7 @@ func (rs *rowsState) classify(a *analyzer, row *ScanRow, stamp int64) {
 		row.TFLatestNS = l.NewestNS
 		row.DiffS = float64(stamp-l.NewestNS) / 1e9
 		row.StalestParent, row.StalestChild = l.Parent, l.Child
-		row.StalestTopic = a.tf.linkTopic[l.Child]
+		row.StalestTopic = t.linkTopic[l.Child]
 	}
 	switch {
 	case stamp == 0:
@@ -291,7 +291,9 @@ func (rs *rowsState) emit(a *analyzer, row *ScanRow) {
 // finishFilters lets the filters decide what they still hold and emits
 // every remaining row.
 func (rs *rowsState) finishFilters(a *analyzer) {
-	a.tf.group.Finish()
+	for _, t := range a.tfSpaces {
+		t.group.Finish()
+	}
 	for _, fss := range rs.fss {
 		for _, fs := range fss {
 			rs.flush(a, fs)

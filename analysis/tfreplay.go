@@ -11,16 +11,28 @@ import (
 	"github.com/bagclock/bagclock/cdr"
 )
 
-// tfReplay is the tf side of the replay: the buffer every lookup and
-// emulated MessageFilter uses, the tree's parents (for default targets)
-// and per-link statistics.
+// tfReplay is the tf side of the replay for one tf namespace: the buffer
+// every lookup and emulated MessageFilter of that namespace's topics uses,
+// the tree's parents (for default targets) and which topic each child's
+// dynamic transform came on. Per-link statistics (tfLinks) are shared by
+// every namespace of the bag: links are keyed by topic, so /robot1/tf and
+// /robot2/tf keep apart even with the same frame names.
 type tfReplay struct {
+	*tfLinks
+	// ns is the namespace whose tf topics feed buf ("" for /tf and tf,
+	// "robot1" for /robot1/tf), see tfspaces.go.
+	ns    string
+	id    int // index in analyzer.tfSpaces
 	buf   *tf.Buffer
 	group *msgfilter.Group
 
 	parents map[string]string // child → parent, from look-ahead and replay
 	// linkTopic: child → topic its dynamic transform came on.
-	linkTopic   map[string]string
+	linkTopic map[string]string
+}
+
+// tfLinks is the per-link statistics of every tf topic read.
+type tfLinks struct {
 	links       map[linkKey]*linkStats
 	linkList    []*linkStats    // by id
 	recentLinks [2][]*linkStats // by static (1) or not (0): link last seen at each position
@@ -35,6 +47,7 @@ type linkKey struct{ parent, child, topic string }
 // appearance).
 type linkStats struct {
 	id       int
+	space    int // tf namespace: index in analyzer.tfSpaces
 	key      linkKey
 	static   bool
 	count    int
@@ -47,10 +60,16 @@ type linkStats struct {
 }
 
 func newTFReplay(cacheNS int64) *tfReplay {
+	return (&tfLinks{links: map[linkKey]*linkStats{}}).newSpace("", cacheNS)
+}
+
+// newSpace returns the replay of namespace ns, sharing the link statistics.
+func (l *tfLinks) newSpace(ns string, cacheNS int64) *tfReplay {
 	t := &tfReplay{
+		tfLinks:   l,
+		ns:        ns,
 		parents:   map[string]string{},
 		linkTopic: map[string]string{},
-		links:     map[linkKey]*linkStats{},
 	}
 	t.buf = tf.NewBuffer(tf.Options{CacheTimeNS: cacheNS})
 	t.group = msgfilter.NewGroup(t.buf)
@@ -89,7 +108,7 @@ func (t *tfReplay) noteLink(m *bagread.Message, pos int, st *tf.Stamped, static 
 		k := linkKey{parent, child, m.Topic}
 		l = t.links[k]
 		if l == nil {
-			l = &linkStats{id: len(t.linkList), key: k, oldest: st.Stamp, newest: st.Stamp, firstLog: m.LogTimeNS}
+			l = &linkStats{id: len(t.linkList), space: t.id, key: k, oldest: st.Stamp, newest: st.Stamp, firstLog: m.LogTimeNS}
 			t.links[k] = l
 			t.linkList = append(t.linkList, l)
 		}
@@ -131,18 +150,19 @@ func (t *tfReplay) sortedLinks() []*linkStats {
 	return links
 }
 
-// lookAhead reads the tf topics (and the analysed topics, to know when to
-// stop) from the start of the bag until a second after the first message
-// of every analysed topic, at most lookAheadMaxNS of record time, and
-// remembers each child's parent. Default targets are decided from this
-// tree merged with what the replay has seen by a topic's first message, so
-// a tree published a little after the sensors start still counts. It is a
-// bounded, cheap pass: a few seconds of tf.
 // lookAheadPrefix is how much of an analysed topic's message the
 // look-ahead reads (it needs none of it).
 const lookAheadPrefix = 16
 
-func (t *tfReplay) lookAhead(a *analyzer) {
+// lookAheadTF reads the tf topics (and the analysed topics, to know when to
+// stop) from the start of the bag until a second after the first message
+// of every analysed topic, at most lookAheadMaxNS of record time, and
+// remembers each child's parent in its topic's tf namespace. Default
+// targets are decided from this tree merged with what the replay has seen
+// by a topic's first message, so a tree published a little after the
+// sensors start still counts. It is a bounded, cheap pass: a few seconds
+// of tf.
+func (a *analyzer) lookAheadTF() {
 	const lookAheadMaxNS = 5_000_000_000
 	const afterScanNS = 1_000_000_000
 	var topics []string
@@ -189,7 +209,8 @@ func (t *tfReplay) lookAhead(a *analyzer) {
 			}
 			continue
 		}
-		if ts := a.topics.find(m.Topic); ts == nil || ts.role != roleTF && ts.role != roleTFStatic {
+		ts := a.topics.find(m.Topic)
+		if ts == nil || ts.role != roleTF && ts.role != roleTFStatic {
 			continue
 		}
 		if _, err := cdr.DecodeTFMessageInto(&msg, m.Data); err != nil {
@@ -197,7 +218,7 @@ func (t *tfReplay) lookAhead(a *analyzer) {
 		}
 		for i := range msg.Transforms {
 			tr := &msg.Transforms[i]
-			t.noteParent(tr.Header.FrameID, tr.ChildFrameID)
+			ts.tf.noteParent(tr.Header.FrameID, tr.ChildFrameID)
 		}
 	}
 }

@@ -21,13 +21,16 @@ const staleLinkNS = 2_000_000_000
 // the recorder's clock, and links much staler than the rest.
 type tfClockCheck struct {
 	lag []reservoir // by link id: freshest other link's stamp − this stamp, s
-	// top2 per family (0 sim, 1 system): the two links with the newest
-	// stamps, so "the freshest other link" costs O(1) per transform.
-	top [2][2]struct {
-		id    int
-		stamp int64
-		set   bool
-	}
+	// top2 per tf namespace and family (0 sim, 1 system): the two links
+	// with the newest stamps, so "the freshest other link" costs O(1) per
+	// transform.
+	top [][2][2]topLink
+}
+
+type topLink struct {
+	id    int
+	stamp int64
+	set   bool
 }
 
 func init() {
@@ -48,7 +51,10 @@ func (c *tfClockCheck) onLink(a *analyzer, m *bagread.Message, l *linkStats, st 
 		return
 	}
 	f := family(st.Stamp)
-	top := &c.top[f]
+	for len(c.top) <= l.space {
+		c.top = append(c.top, [2][2]topLink{})
+	}
+	top := &c.top[l.space][f]
 	// The freshest stamp of another link of this family.
 	other, ok := int64(0), false
 	for _, t := range top {
@@ -84,12 +90,14 @@ func (c *tfClockCheck) finish(a *analyzer) {
 			dyn = append(dyn, l)
 		}
 	}
-	if len(dyn) == 0 {
-		return
+	for _, dyn := range a.byTFSpace(dyn) {
+		if len(dyn) == 0 {
+			continue
+		}
+		ref := c.familyMixture(a, dyn)
+		c.staleLinks(a, dyn, ref)
+		c.recorderOffset(a, dyn, ref)
 	}
-	ref := c.familyMixture(a, dyn)
-	c.staleLinks(a, dyn, ref)
-	c.recorderOffset(a, dyn, ref)
 }
 
 // familyMixture reports dynamic links on another clock family than the

@@ -21,8 +21,14 @@ const (
 // static_transform_publisher) disagreeing about a mount. tf2 keeps one
 // value per static link: the last one received wins.
 type tfStaticCheck struct {
-	links map[[2]string]*staticValues
-	order [][2]string
+	links map[staticKey]*staticValues
+	order []staticKey
+}
+
+// staticKey is a static link in one tf namespace (analyzer.tfSpaces).
+type staticKey struct {
+	space         int
+	parent, child string
 }
 
 type staticValues struct {
@@ -39,7 +45,7 @@ type staticValue struct {
 
 func init() {
 	registerCheck(rankTFTree+20, "tf-static", func(*analyzer) check {
-		return &tfStaticCheck{links: map[[2]string]*staticValues{}}
+		return &tfStaticCheck{links: map[staticKey]*staticValues{}}
 	})
 }
 
@@ -63,7 +69,7 @@ func (c *tfStaticCheck) onLink(a *analyzer, m *bagread.Message, l *linkStats, st
 	if !l.static {
 		return
 	}
-	k := [2]string{l.key.parent, l.key.child}
+	k := staticKey{l.space, l.key.parent, l.key.child}
 	v := staticValue{t: st.Transform, logNS: m.LogTimeNS, topic: m.Topic}
 	s := c.links[k]
 	if s == nil {
@@ -89,7 +95,12 @@ func (c *tfStaticCheck) finish(a *analyzer) {
 		if !s.sawOther {
 			continue
 		}
-		name := k[0] + "->" + k[1]
+		name := k.parent + "->" + k.child
+		if ns := a.tfSpaces[k.space].ns; len(a.tfSpaces) > 1 && ns != "" {
+			name += " in /" + ns
+		} else if len(a.tfSpaces) > 1 {
+			name += " in the root namespace"
+		}
 		names = append(names, name)
 		if len(f.Links) < maxTFFindingExamples {
 			f.Links = append(f.Links, name)

@@ -168,6 +168,37 @@ func TestTFTreeFindings(t *testing.T) {
 			evidence: []string{"8.0 cm apart", "tf2 keeps the last one received: the second value"},
 		},
 		{
+			// Two robots in one bag: their mounts differ and robot2's
+			// odometry runs 100 s behind robot1's. Separate trees (one tf
+			// namespace each) are never compared: no conflict, no stale link.
+			name: "two robots, separate trees",
+			links: []treeLink{
+				{parent: "odom", child: "base_link", stamp: simAt, topic: "/robot1/tf"},
+				{parent: "odom", child: "base_link", stamp: func(_, sim, _ int64) int64 { return sim - 100e9 }, topic: "/robot2/tf"},
+				{parent: "base_link", child: "laser", static: true, every: 100, stamp: simAt, topic: "/robot1/tf_static", x: func(int64) float64 { return 0.10 }},
+				{parent: "base_link", child: "laser", static: true, every: 100, stamp: simAt, topic: "/robot2/tf_static", x: func(int64) float64 { return 0.18 }},
+			},
+			clock: true, want: nil, findings: []string{},
+			sentence: []string{"No sensor messages"},
+		},
+		{
+			// The same two mounts on one robot's tf_static do conflict.
+			name: "conflicting static publishers in a namespace",
+			links: []treeLink{
+				{parent: "odom", child: "base_link", stamp: simAt, topic: "/robot1/tf"},
+				{parent: "odom", child: "base_link", stamp: simAt, topic: "/robot2/tf"},
+				{parent: "base_link", child: "laser", static: true, every: 100, stamp: simAt, topic: "/robot1/tf_static", x: func(i int64) float64 {
+					if i >= 300 {
+						return 0.18
+					}
+					return 0.10
+				}},
+			},
+			clock: true, want: []string{TFStaticConflict}, findings: []string{"tf-tree"},
+			sentence:  []string{"Static link base_link->laser in /robot1 is published with different values"},
+			wantLinks: map[string][]string{TFStaticConflict: {"base_link->laser in /robot1"}},
+		},
+		{
 			// A publisher faster than /clock's tick repeats stamps.
 			name: "repeated stamps",
 			links: []treeLink{

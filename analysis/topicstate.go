@@ -28,6 +28,9 @@ type topicState struct {
 	messages  uint64 // count from storage (0 when unknown or empty)
 	// raw lists the raw hooks of this topic's role.
 	raw []rawHook
+	// tf is the tf namespace this topic feeds (tf topics) or is looked up
+	// in (analysed topics); see tfspaces.go.
+	tf *tfReplay
 
 	// Analysed topics: the consumer preset emulated and its parameters
 	// (with the configured overrides); laser: a LaserScan (decoded and

@@ -20,6 +20,7 @@ type zeroStamps struct {
 }
 
 type zeroPending struct {
+	buf           *tf.Buffer // of the message's tf namespace
 	target, frame string
 	tReal         int64
 	known         bool // tReal known (false: wait for the first /clock)
@@ -33,7 +34,7 @@ func init() {
 
 func (z *zeroStamps) onStamped(a *analyzer, s *stampedMsg) {
 	if s.stamp == 0 && (s.frame != "" || s.topic.anyFrame) {
-		z.noteZeroStamp(a, s.m, s.frame, s.topic.targets[0])
+		z.noteZeroStamp(a, s.m, s.topic.tf.buf, s.frame, s.topic.targets[0])
 	}
 }
 
@@ -56,7 +57,7 @@ func (z *zeroStamps) onTF(a *analyzer, m *bagread.Message, stored bool) {
 // /clock (tf then on system time). The second pose may need tf that
 // arrives after the message, so the pair waits (bounded) until the buffer
 // can answer.
-func (z *zeroStamps) noteZeroStamp(a *analyzer, m *bagread.Message, frame, target string) {
+func (z *zeroStamps) noteZeroStamp(a *analyzer, m *bagread.Message, buf *tf.Buffer, frame, target string) {
 	s := &z.sum
 	if s.Count == 0 {
 		s.FirstLogTimeNS = m.LogTimeNS
@@ -67,12 +68,12 @@ func (z *zeroStamps) noteZeroStamp(a *analyzer, m *bagread.Message, frame, targe
 		s.BeforeFirstClock++
 	}
 	frame = strings.TrimPrefix(frame, "/")
-	latest, err := a.tf.buf.LookupTransform(target, frame, 0)
+	latest, err := buf.LookupTransform(target, frame, 0)
 	if err != nil {
 		z.lost++
 		return
 	}
-	zp := zeroPending{target: target, frame: frame, latest: latest.Transform, logNS: m.LogTimeNS}
+	zp := zeroPending{buf: buf, target: target, frame: frame, latest: latest.Transform, logNS: m.LogTimeNS}
 	switch {
 	case !a.hasClock:
 		zp.tReal, zp.known = m.LogTimeNS, true
@@ -104,7 +105,7 @@ func (z *zeroStamps) resolveZero(a *analyzer, nowLog int64) {
 			out = append(out, zp)
 			continue
 		}
-		real, err := a.tf.buf.LookupTransform(zp.target, zp.frame, zp.tReal)
+		real, err := zp.buf.LookupTransform(zp.target, zp.frame, zp.tReal)
 		if err != nil {
 			// Give up once the answer can no longer come: the real time is
 			// older than the cache, or we waited a cache length.
