@@ -137,3 +137,86 @@ func TestBoundedSeries(t *testing.T) {
 		t.Errorf("clock series range %g..%g", minY, maxY)
 	}
 }
+
+// TestBadStampedInput: issue 9's bad input, in both storage formats. An
+// Imu payload shorter than its header and one whose frame_id has invalid
+// bytes are skipped and counted on their topic with the first error
+// (file, topic, message index); the other Imu messages still get rows. A
+// header-first type whose bag definition does not parse is listed as not
+// analysed with the reason, and naming it with --topic is an error.
+func TestBadStampedInput(t *testing.T) {
+	imuMsg := func(sec int32, frame string) []byte {
+		b := cdr.AppendLaserScan(nil, &cdr.LaserScan{Header: cdr.Header{Stamp: cdr.Time{Sec: sec}, FrameID: frame}}, binary.LittleEndian)
+		return append(b, make([]byte, 300)...) // an Imu's fixed fields after the header
+	}
+	const brokenDef = "std_msgs/Header header\nfloat64 x\n" +
+		"================================================================================\n" +
+		"MSG: std_msgs/Header\nbuiltin_interfaces/Time\n"
+	for _, storage := range []string{bagwrite.StorageMCAP, bagwrite.StorageSQLite3} {
+		t.Run(storage, func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), "bag")
+			w, err := bagwrite.Create(dir, bagwrite.Options{Storage: storage})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, tp := range []bagwrite.Topic{{Name: "/imu", Type: "sensor_msgs/msg/Imu"},
+				{Name: "/custom", Type: "my_pkg/msg/Custom", Definition: brokenDef}} {
+				if err := w.AddTopicWith(tp); err != nil {
+					t.Fatal(err)
+				}
+			}
+			for i, data := range [][]byte{
+				imuMsg(10, "imu_link"),
+				imuMsg(11, "imu_link")[:10], // shorter than its header
+				imuMsg(12, "imu_link"),
+				imuMsg(13, "bad\xff\xfeframe"), // invalid bytes in frame_id
+				imuMsg(14, "imu_link"),
+			} {
+				at := int64(i+1) * 1e9
+				if err := w.Write("/imu", at, at, data); err != nil {
+					t.Fatal(err)
+				}
+				if err := w.Write("/custom", at+1, at+1, imuMsg(20, "c")); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := w.Close(); err != nil {
+				t.Fatal(err)
+			}
+			bag, err := bagread.Open(dir, bagread.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer bag.Close()
+			rows := 0
+			rep, err := Analyze(bag, Config{}, func(*ScanRow) error { rows++; return nil })
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rep.Summary.Skipped != 2 || len(rep.Skipped) != 1 || rep.Skipped[0].Topic != "/imu" || rep.Skipped[0].Count != 2 {
+				t.Fatalf("skipped %+v (total %d), want 2 on /imu", rep.Skipped, rep.Summary.Skipped)
+			}
+			if fe := rep.Skipped[0].FirstError; !strings.Contains(fe, "topic /imu message 1") || !strings.Contains(fe, filepath.Base(bag.Files[0].Path)) {
+				t.Errorf("first error %q does not name the file, topic and message", fe)
+			}
+			if rows != 3 || rep.Summary.Scans != 3 {
+				t.Errorf("%d rows of %d messages, want the 3 good Imu messages", rows, rep.Summary.Scans)
+			}
+			var custom *TopicSummary
+			for i := range rep.Topics {
+				if rep.Topics[i].Topic == "/custom" {
+					custom = &rep.Topics[i]
+				}
+			}
+			if custom == nil || custom.Role != TopicNotAnalysed || !strings.Contains(custom.Reason, "does not parse") {
+				t.Errorf("/custom: %+v, want not analysed because its definition does not parse", custom)
+			}
+			if rep.Verdict.Sentence == "" {
+				t.Error("no verdict")
+			}
+			if _, err := Analyze(bag, Config{Topics: []string{"/custom"}}, nil); err == nil || !strings.Contains(err.Error(), "does not parse") {
+				t.Errorf("--topic /custom: %v, want an error with the reason", err)
+			}
+		})
+	}
+}

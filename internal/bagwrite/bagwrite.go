@@ -92,6 +92,17 @@ type Topic struct {
 	QoS []QoS
 	// TypeDescriptionHash is written where rosbag2 writes it (v9); may be "".
 	TypeDescriptionHash string
+	// Definition, when set, is the ros2msg text stored for Type instead of
+	// the package's own (to write a bag whose definition is broken).
+	Definition string
+}
+
+// definition is the ros2msg text stored for the topic's type.
+func (t Topic) definition() (string, bool) {
+	if t.Definition != "" {
+		return t.Definition, true
+	}
+	return MessageDefinition(t.Type)
 }
 
 // Writer writes one bag. It is not safe for concurrent use.

@@ -99,7 +99,7 @@ func (m *mcapFile) addTopic(t *topic) error {
 	if !ok {
 		sid = uint16(len(m.schemas) + 1)
 		s := &mcap.Schema{ID: sid, Name: t.Type}
-		if def, known := MessageDefinition(t.Type); known {
+		if def, known := t.definition(); known {
 			s.Encoding = "ros2msg"
 			s.Data = []byte(def)
 		}

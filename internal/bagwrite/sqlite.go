@@ -131,7 +131,7 @@ func (s *sqliteFile) addTopic(t *topic) error {
 	s.ids[t] = id
 	if s.opts.SQLiteSchema >= 4 && !s.defined[t.Type] {
 		enc, def := "", ""
-		if d, ok := MessageDefinition(t.Type); ok {
+		if d, ok := t.definition(); ok {
 			enc, def = "ros2msg", d
 		}
 		if _, err := s.db.Exec("INSERT INTO message_definitions (topic_type, encoding, encoded_message_definition, type_description_hash) VALUES (?, ?, ?, ?)",
