@@ -179,3 +179,56 @@ func total(m map[string]int) int {
 	}
 	return n
 }
+
+// TestTreeScenarios: the generator's tf-tree cases (a detector on system
+// time beside a tree on /clock, a robot 4.8 days behind the recorder with
+// map->odom 100 s stale, a second static publisher moving the laser 8 cm),
+// with the sensors beside the laser, in both storage formats: the tree
+// findings are the spec's, every sensor row keeps the spec's class.
+func TestTreeScenarios(t *testing.T) {
+	for _, storage := range []string{bagwrite.StorageMCAP, bagwrite.StorageSQLite3} {
+		for _, name := range scenario.TreeNames() {
+			t.Run(storage+"/"+name, func(t *testing.T) {
+				s, err := scenario.Get(name)
+				if err != nil {
+					t.Fatal(err)
+				}
+				s.Duration = 3 * time.Second
+				s.Sensors = true
+				dir, err := scenario.Write(filepath.Join(t.TempDir(), "bag"), s, bagwrite.Options{Storage: storage})
+				if err != nil {
+					t.Fatal(err)
+				}
+				bag, err := bagread.Open(dir, bagread.Options{TempDir: t.TempDir()})
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer bag.Close()
+				rep, err := Analyze(bag, Config{}, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				tr := s.Truth()
+				var kinds []string
+				for _, f := range rep.TFFindings {
+					kinds = append(kinds, f.Kind)
+				}
+				if strings.Join(kinds, ",") != strings.Join(tr.TFFindings, ",") {
+					t.Fatalf("tf findings %v, want %v\n%+v", kinds, tr.TFFindings, rep.TFFindings)
+				}
+				if len(rep.Pairs) != 4 {
+					t.Fatalf("%d pairs, want the laser, lidar, IMU and camera", len(rep.Pairs))
+				}
+				for _, p := range rep.Pairs {
+					if n := total(p.Classes); n == 0 || p.Classes[tr.Class] != n || p.TargetFrame != "odom" {
+						t.Errorf("%s: classes %v against %s, want all %s against odom", p.Topic, p.Classes, p.TargetFrame, tr.Class)
+					}
+				}
+				if f := findingOf(rep, TFStaticConflict); f != nil && !strings.Contains(strings.Join(f.Evidence, " "), "8.0 cm apart") {
+					t.Errorf("static conflict evidence %q, want the 8 cm", f.Evidence)
+				}
+				t.Logf("verdict: %s", rep.Verdict.Sentence)
+			})
+		}
+	}
+}

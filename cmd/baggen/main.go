@@ -224,14 +224,19 @@ func writeOne(stdout io.Writer, dir string, spec scenario.Spec, opts bagwrite.Op
 }
 
 func listCases(w io.Writer) {
-	for _, name := range append(scenario.Names(), scenario.Demo, scenario.Large) {
+	names := append(append(scenario.Names(), scenario.TreeNames()...), scenario.Demo, scenario.Large)
+	for _, name := range names {
 		s, _ := scenario.Get(name)
 		tr := s.Truth()
 		clock := "no /clock"
 		if s.ClockHz > 0 {
 			clock = fmt.Sprintf("/clock %g Hz", s.ClockHz)
 		}
-		fmt.Fprintf(w, "%-20s laser %-6s tf %-6s %s, %s; expect %s, %d backward jumps, %d zero-stamp scans\n",
-			name, s.Laser.Clock, s.TF.Clock, s.Duration, clock, tr.Class, tr.BackwardJumps, tr.ZeroStampScans)
+		tree := ""
+		if len(tr.TFFindings) > 0 {
+			tree = fmt.Sprintf("; tf tree: %s", strings.Join(tr.TFFindings, ", "))
+		}
+		fmt.Fprintf(w, "%-20s laser %-6s tf %-6s %s, %s; expect %s, %d backward jumps, %d zero-stamp scans%s\n",
+			name, s.Laser.Clock, s.TF.Clock, s.Duration, clock, tr.Class, tr.BackwardJumps, tr.ZeroStampScans, tree)
 	}
 }

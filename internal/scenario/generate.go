@@ -293,6 +293,7 @@ func (g *gen) streams() []*stream {
 	if s.Sensors {
 		out = append(out, g.sensorStreams()...)
 	}
+	out = append(out, g.treeStreams()...)
 	if s.Rosout {
 		out = append(out, g.rosoutStreams(scanP)...)
 	}

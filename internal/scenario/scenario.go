@@ -27,6 +27,9 @@ const (
 	Skew2500ms       = "skew_2_5s"           // two machines 2.5 s apart on system time
 	StaticOnly       = "static_only"         // scan path has only static links
 	Demo             = "demo"                // laser on system time and a sim reset, with /rosout
+	TFDetectorSystem = "tf_detector_system"  // tree on /clock, a detector broadcasting on system time
+	TFOffsetDays     = "tf_offset_days"      // robot 4.8 days behind the recorder, map->odom 100 s stale
+	TFStaticConflict = "tf_static_conflict"  // a second static publisher moves the laser mount 8 cm
 	Large            = "large"               // the benchmark bag (both on /clock, 600 s)
 )
 
@@ -121,10 +124,27 @@ type Spec struct {
 	// NoSlash names the tf topics "tf" and "tf_static", without the
 	// leading slash (as some recorders and rosbags conversions do).
 	NoSlash bool
+
+	// Faults of the tf tree alone, each an extra publisher on the tf
+	// topics. Detector, when set, broadcasts BaseFrame -> DetectorFrame on
+	// /tf at DetectorHz stamped with its own clock. MapLag > 0 adds a
+	// localiser publishing map -> OdomFrame at MapHz, stamped with the tf
+	// publishers' clock minus MapLag. StaticConflictM > 0 adds a second
+	// static publisher that republishes BaseFrame -> LaserFrame halfway
+	// through the recording, that many metres further along x.
+	Detector        *Publisher
+	MapLag          time.Duration
+	StaticConflictM float64
 }
 
-// Rates and frames of the extra sensors of Spec.Sensors.
+// Rates and frames of the extra sensors of Spec.Sensors and the tf-tree
+// publishers.
 const (
+	DetectorHz    = 10
+	DetectorFrame = "object_1"
+	MapHz         = 2
+	MapFrame      = "map"
+
 	LidarHz     = 10
 	ImuHz       = 100
 	CameraHz    = 15
@@ -161,12 +181,14 @@ const (
 // Phases inside each period, so that streams do not tick at the same
 // instant (and record order is unambiguous).
 const (
-	scanPhaseNS   = 3_000_000
-	tfPhaseNS     = 1_000_000
-	staticPhaseNS = 500_000
-	imuPhaseNS    = 2_000_000
-	lidarPhaseNS  = 4_000_000
-	cameraPhaseNS = 5_000_000
+	scanPhaseNS     = 3_000_000
+	tfPhaseNS       = 1_000_000
+	staticPhaseNS   = 500_000
+	imuPhaseNS      = 2_000_000
+	lidarPhaseNS    = 4_000_000
+	cameraPhaseNS   = 5_000_000
+	detectorPhaseNS = 6_000_000
+	mapPhaseNS      = 7_000_000
 )
 
 // base returns the spec every case starts from: 30 s, 20 Hz scans of 360
@@ -184,6 +206,12 @@ func base(name string) Spec {
 func Names() []string {
 	return []string{BothSim, BothSystem, LaserSystemTFSim, LaserSimTFSystem, LaserZeroStamp,
 		ClockLoop, SimReset, Skew2500ms, StaticOnly}
+}
+
+// TreeNames lists the tf-tree cases: faults of the tree alone, the scans
+// on the tree's clock (Truth.TFFindings says what the tree check finds).
+func TreeNames() []string {
+	return []string{TFDetectorSystem, TFOffsetDays, TFStaticConflict}
 }
 
 // Get returns the named case (any of Names, Demo or Large) at its full
@@ -225,13 +253,25 @@ func Get(name string) (Spec, error) {
 		s.ResetAt = 6 * time.Second
 		s.ResetToNS = 500_000_000
 		s.Rosout = true
+	case TFDetectorSystem:
+		s.Detector = &sys
+	case TFOffsetDays:
+		// Two machines, no time sync: the robot's clock (laser and tf) is
+		// 4.8 days behind the recorder's; its localiser's map->odom is a
+		// further 100 s stale.
+		s.ClockHz = 0
+		behind := Publisher{Clock: ClockSystem, OffsetNS: -int64(4.8 * 86400 * 1e9)}
+		s.Laser, s.TF = behind, behind
+		s.MapLag = 100 * time.Second
+	case TFStaticConflict:
+		s.StaticConflictM = 0.08
 	case Large:
 		s.Duration = 600 * time.Second
 		s.Ranges = 1080
 		s.Intensities = true
 		s.TFHz = 100
 	default:
-		return Spec{}, fmt.Errorf("scenario: unknown case %q (known: %v, %s, %s)", name, Names(), Demo, Large)
+		return Spec{}, fmt.Errorf("scenario: unknown case %q (known: %v, %v, %s, %s)", name, Names(), TreeNames(), Demo, Large)
 	}
 	return s, nil
 }
@@ -308,6 +348,9 @@ type Truth struct {
 	SensorMessages map[string]int
 	// RosoutDrops counts the "Message Filter dropping message" lines.
 	RosoutDrops int
+	// TFFindings are the kinds of the tf-tree findings (analysis
+	// TFFinding.Kind), most important first, for the tree cases.
+	TFFindings []string
 }
 
 // periodNS turns a rate into a whole number of nanoseconds.
@@ -334,8 +377,23 @@ func (s Spec) Truth() Truth {
 		TFMessages:    ticks(dur, tfPhaseNS, periodNS(s.TFHz)),
 		ClockMessages: ticks(dur, 0, periodNS(s.ClockHz)),
 	}
+	if s.Detector != nil {
+		t.TFMessages += ticks(dur, detectorPhaseNS, periodNS(DetectorHz))
+		t.TFFindings = append(t.TFFindings, "other_clock_family")
+	}
+	if s.MapLag > 0 {
+		t.TFMessages += ticks(dur, mapPhaseNS, periodNS(MapHz))
+		t.TFFindings = append(t.TFFindings, "stale_link")
+	}
+	if s.TF.Clock == ClockSystem && s.TF.OffsetNS <= -int64(time.Second) && s.Laser == s.TF {
+		t.TFFindings = append(t.TFFindings, "offset_from_recorder")
+	}
 	// /tf_static once, and again at every restart of a looped bag.
 	t.StaticMessages = 1
+	if s.StaticConflictM > 0 {
+		t.StaticMessages += ticks(dur, dur/2, dur+1)
+		t.TFFindings = append(t.TFFindings, "static_conflict")
+	}
 	if s.LoopPeriod > 0 && s.ClockHz > 0 {
 		t.BackwardJumps = ticks(dur, int64(s.LoopPeriod), int64(s.LoopPeriod))
 		t.StaticMessages += t.BackwardJumps

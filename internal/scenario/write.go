@@ -53,6 +53,7 @@ func Samples() []Sample {
 			Sample{Dir: filepath.Join("mcap", name), Spec: spec, Opts: bagwrite.Options{Storage: bagwrite.StorageMCAP}},
 			Sample{Dir: filepath.Join("sqlite3", name), Spec: spec, Opts: bagwrite.Options{Storage: bagwrite.StorageSQLite3}})
 	}
+	out = append(out, SensorSamples()...)
 	demo, _ := Get(Demo)
 	out = append(out, Sample{Dir: "demo", Spec: demo.Sample(), Opts: bagwrite.Options{Storage: bagwrite.StorageMCAP}})
 	v, _ := Get(LaserSystemTFSim)
@@ -112,4 +113,38 @@ func LargeSamples(factor int) []Sample {
 		{Dir: prefix + "-mcap-zstd", Spec: spec, Opts: bagwrite.Options{Storage: bagwrite.StorageMCAP, ChunkCompression: "zstd"}},
 		{Dir: prefix + "-db3", Spec: spec, Opts: bagwrite.Options{Storage: bagwrite.StorageSQLite3}},
 	}
+}
+
+// SensorSamples lists the issue 9 samples, in both storages: the five clock
+// cases of the motivating experiment with a PointCloud2 lidar, an Imu and
+// a camera beside the laser (sensors/<storage>/<case>), a namespaced robot
+// and tf topics without slash (sensors/<storage>/both_sim_robot1,
+// both_sim_tf_no_slash), and the tf-tree cases (tree/<storage>/<case>),
+// all with sensors.
+func SensorSamples() []Sample {
+	var out []Sample
+	add := func(group, dir string, spec Spec) {
+		for _, st := range []string{bagwrite.StorageMCAP, bagwrite.StorageSQLite3} {
+			out = append(out, Sample{Dir: filepath.Join(group, st, dir), Spec: spec, Opts: bagwrite.Options{Storage: st}})
+		}
+	}
+	get := func(name string) Spec {
+		s, _ := Get(name) // known names
+		s = s.Sample()
+		s.Sensors = true
+		return s
+	}
+	for _, name := range []string{BothSim, LaserSystemTFSim, LaserSimTFSystem, LaserZeroStamp, Skew2500ms} {
+		add("sensors", name, get(name))
+	}
+	ns := get(BothSim)
+	ns.Namespace = "/robot1"
+	add("sensors", BothSim+"_robot1", ns)
+	slash := get(BothSim)
+	slash.NoSlash = true
+	add("sensors", BothSim+"_tf_no_slash", slash)
+	for _, name := range TreeNames() {
+		add("tree", name, get(name))
+	}
+	return out
 }
