@@ -1,10 +1,14 @@
 package main
 
 import (
+	"bytes"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 )
 
 func TestChooseFormat(t *testing.T) {
@@ -204,5 +208,47 @@ func TestAnalyzeUnreadableBag(t *testing.T) {
 	}
 	if _, err := os.Stat(out); err == nil {
 		t.Error("a report was written for an unreadable bag")
+	}
+}
+
+// TestAnalyzeOutputToFIFO: -o naming a FIFO (or a device such as
+// /dev/null) writes into it in place; renaming a temporary file over it
+// replaced /dev/null with a regular file when run as root.
+func TestAnalyzeOutputToFIFO(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "report.json")
+	if err := syscall.Mkfifo(p, 0o644); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	got := make(chan []byte, 1)
+	go func() {
+		f, err := os.Open(p) // blocks until bagclock opens it for writing
+		if err != nil {
+			got <- nil
+			return
+		}
+		defer f.Close()
+		b, _ := io.ReadAll(f)
+		got <- b
+	}()
+	code, _, stderr := runCLI(t, "analyze", demoBag, "-o", p)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var b []byte
+	select {
+	case b = <-got:
+	case <-time.After(time.Minute):
+		t.Fatal("the reader of the FIFO got no end of file")
+	}
+	if !bytes.HasPrefix(b, []byte(`{"schema_version":`)) {
+		t.Errorf("the FIFO carried %.60q, want the JSON report", b)
+	}
+	fi, err := os.Lstat(p)
+	if err != nil || fi.Mode()&os.ModeNamedPipe == 0 {
+		t.Errorf("%s is no longer a FIFO: %v %v", p, fi.Mode(), err)
+	}
+	ents, _ := os.ReadDir(filepath.Dir(p))
+	if len(ents) != 1 {
+		t.Errorf("files beside the FIFO: %v", ents)
 	}
 }

@@ -46,6 +46,10 @@ type atomicFile struct {
 	target string
 	mode   fs.FileMode
 	done   bool
+	// direct: the target is not a regular file (-o /dev/null, a FIFO) and
+	// is written in place. Renaming over it would replace the device or
+	// pipe with a regular file (as root, -o /dev/null did exactly that).
+	direct bool
 }
 
 // createAtomic starts writing path. The temporary file is created at once,
@@ -55,6 +59,13 @@ func createAtomic(path string) (*atomicFile, error) {
 	if fi, err := os.Stat(path); err == nil {
 		if fi.IsDir() {
 			return nil, fmt.Errorf("-o %s: is a directory", path)
+		}
+		if !fi.Mode().IsRegular() {
+			f, err := os.OpenFile(path, os.O_WRONLY, 0)
+			if err != nil {
+				return nil, err
+			}
+			return &atomicFile{File: f, target: path, direct: true}, nil
 		}
 		mode = fi.Mode().Perm() // keep the permissions of the file replaced
 	} else if !errors.Is(err, fs.ErrNotExist) {
@@ -73,6 +84,12 @@ func (a *atomicFile) Commit() error {
 		return errors.New("output already finished")
 	}
 	a.done = true
+	if a.direct {
+		if err := a.Close(); err != nil {
+			return fmt.Errorf("write %s: %w", a.target, err)
+		}
+		return nil
+	}
 	tmp := a.Name()
 	err := a.Chmod(a.mode)
 	if cerr := a.Close(); err == nil {
@@ -96,5 +113,7 @@ func (a *atomicFile) Abort() {
 	}
 	a.done = true
 	a.Close()
-	os.Remove(a.Name())
+	if !a.direct {
+		os.Remove(a.Name())
+	}
 }
