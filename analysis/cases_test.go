@@ -129,7 +129,7 @@ func TestClockCases(t *testing.T) {
 				}
 			}},
 		{c: clockCase{name: "zero", laserZero: true}, classes: map[string]int{"zero_stamp": 100}, zero: 100,
-			findings: []string{"zero-stamp"},
+			findings: []string{"zero-stamp", "stuck-zero"},
 			check: func(t *testing.T, rep *Report) {
 				if f := rep.Summary.Filter; f["passed"] != 100 {
 					t.Errorf("filter = %v, want all passed at once", f)

@@ -31,6 +31,9 @@ type Config struct {
 	// rcl_jump_threshold_t.
 	JumpMinForwardNS  int64
 	JumpMinBackwardNS int64
+	// MaxAgeNS is the age (reference clock − stamp) above which a message
+	// counts as stale; 0 means DefaultMaxAgeNS (0.5 s).
+	MaxAgeNS int64
 	// RclpyBuffer emulates rclpy's buffer, which does not clear on a
 	// backward jump of /clock (geometry2#606); default is tf2_ros::Buffer,
 	// which does.

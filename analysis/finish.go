@@ -137,7 +137,7 @@ func (a *analyzer) findings() []string {
 	if tree {
 		f = append(f, failOnTFTree)
 	}
-	return f
+	return append(f, a.timeFindings()...)
 }
 
 func fmtS(s float64) string {

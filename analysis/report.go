@@ -269,6 +269,17 @@ type Report struct {
 	Counts Counts `json:"counts"`
 	// Topics lists the topics the analysis read or left out, with why.
 	Topics []TopicSummary `json:"topics"`
+	// TimerClocks, ClockSteps, StuckZero and Ages are what the bag shows
+	// of the clocks the nodes use: wall timers under sim time
+	// (walltimer.go), system clock steps (clockstep.go), topics stuck at
+	// time 0 (stuckzero.go), and each topic's age (age.go).
+	TimerClocks []TimerClock `json:"timer_clocks"`
+	// RealTimeFactorRange is /clock's real-time factor over 2 s windows
+	// (absent without /clock or with fewer than three windows).
+	RealTimeFactorRange *RealTimeFactorRange `json:"real_time_factor_range,omitempty"`
+	ClockSteps          []ClockStep          `json:"clock_steps"`
+	StuckZero           []StuckZero          `json:"stuck_zero"`
+	Ages                []TopicAge           `json:"ages"`
 }
 
 // Topic roles in TopicSummary.Role.
@@ -328,4 +339,6 @@ type Counts struct {
 	MatchedDrops   int `json:"matched_drops"`
 	BackwardJumps  int `json:"backward_jumps"`
 	ClockMessages  int `json:"clock_messages"`
+	// ClockSteps counts system clock steps (clock_steps keeps 100).
+	ClockSteps int `json:"clock_steps"`
 }

@@ -80,7 +80,7 @@ func TestSensorScenarios(t *testing.T) {
 			if rep.ZeroStamp.Count != want {
 				t.Errorf("zero stamps %d, want %d (every sensor message)", rep.ZeroStamp.Count, want)
 			}
-		}}}, []string{"zero-stamp"}},
+		}}}, []string{"zero-stamp", "stuck-zero"}},
 		{scenario.Skew2500ms, []variant{{"", nil, func(t *testing.T, s scenario.Spec, rep *Report) {
 			// 2.5 s ahead of tf: longer than a queue of 10 lasts at any of
 			// the rates (10 Hz lidar: 1 s), so every topic drops.

@@ -26,6 +26,7 @@ func (a *analyzer) verdict() Verdict {
 		} else if a.tfTreeVerdict(&v) {
 			v.Evidence = append(v.Evidence, "No sensor message to check against tf: the verdict comes from the tf tree alone.")
 		}
+		a.timeLead(&v, false)
 		a.jumpEvidence(&v)
 		return v
 	}
@@ -113,6 +114,7 @@ func (a *analyzer) verdict() Verdict {
 		if all := a.topicsWithClass(ZeroStamp, best); len(all) > 1 {
 			v.Sentence = fmt.Sprintf("%s are stamped 0 (%d messages): their drivers use sim time but published before they received /clock; tf2 pairs those messages with the latest pose.", joinNames(all), z.Count)
 		}
+		a.stuckZeroWording(&v)
 		v.Evidence = append(v.Evidence, fmt.Sprintf("%d of them arrived before the first /clock; cost (pose at the real time vs latest pose) over %d scans: median %.3f m / %.2f°, max %.3f m / %.2f°.",
 			z.BeforeFirstClock, z.Costed, z.MedianDisplacementM, z.MedianRotationDeg, z.MaxDisplacementM, z.MaxRotationDeg))
 		v.Commands = append(v.Commands, "ros2 param get /<laser_driver_node> use_sim_time")
@@ -153,7 +155,8 @@ func (a *analyzer) verdict() Verdict {
 		}
 	}
 	a.otherClockEvidence(&v)
-	a.tfTreeLead(&v, bestClass == SameClock)
+	led := a.timeLead(&v, bestClass == SameClock && drops == 0 && r.Counts.BackwardJumps == 0)
+	a.tfTreeLead(&v, bestClass == SameClock && !led)
 	if n := r.Counts.RosoutLines; n > 0 {
 		v.Evidence = append(v.Evidence, fmt.Sprintf("/rosout recorded %d filter-drop / jump-back lines; %d drop lines match a predicted drop.", n, r.Counts.MatchedDrops))
 	}

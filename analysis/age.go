@@ -1,0 +1,201 @@
+package analysis
+
+import (
+	"fmt"
+	"math"
+)
+
+// DefaultMaxAgeNS is the age (reference clock − header stamp) above which a
+// message counts as stale when Config.MaxAgeNS is 0: safety-relevant
+// consumers (Nav2's collision monitor among them) drop data older than
+// about half a second.
+const DefaultMaxAgeNS = int64(500_000_000)
+
+// Age findings.
+const (
+	// staleShare is the share of messages above the maximum age from which
+	// a topic is stale ("often" older than consumers accept).
+	staleShare = 0.05
+	// minStaleMsgs: "often" needs a sample; a handful of messages (sample
+	// publishers, latched data delivered when the recorder subscribed)
+	// says nothing about a topic's age in use.
+	minStaleMsgs = 20
+	// stampPointMinNS and the spread rule say when an age is a constant
+	// offset worth a word: at least 50 ms, below ClockSkewThresholdNS
+	// (the skew check owns offsets of a second and more), and steady (p95
+	// − p5 within 10 ms or a tenth of the median).
+	stampPointMinNS = int64(50_000_000)
+	failOnStale     = "stale"
+)
+
+// TopicAge is the age of one analysed topic's messages against the clock
+// its stamps are on: record time for system-time stamps, the /clock value
+// in force at record time for sim-time stamps. Stamps of 0 are left out
+// (see stuck_zero and zero_stamp).
+type TopicAge struct {
+	Topic string `json:"topic"`
+	// Reference is "record_time" or "clock".
+	Reference string `json:"reference"`
+	Count     int    `json:"count"`
+	// MedianS, P95S (bounded uniform sample) and MaxS, MinS (exact), in
+	// seconds.
+	MedianS float64 `json:"median_s"`
+	P95S    float64 `json:"p95_s"`
+	MaxS    float64 `json:"max_s"`
+	MinS    float64 `json:"min_s"`
+	// OverMax counts messages older than MaxAgeS (exact); ShareOverMax is
+	// OverMax / Count.
+	MaxAgeS      float64 `json:"max_age_s"`
+	OverMax      int     `json:"over_max"`
+	ShareOverMax float64 `json:"share_over_max"`
+	// PublishMedianS is the median of MCAP publish time − stamp (both on
+	// the publisher's clock), when the bag has publish times and the stamps
+	// are on system time.
+	PublishMedianS float64 `json:"publish_median_s,omitempty"`
+	// Kind: "stale" (ShareOverMax ≥ 5 %), "constant_offset" (a steady age
+	// of 50 ms to 1 s: the stamp is taken a fixed time before the message
+	// is published), "clock_offset" (the age is an offset between two
+	// machines' clocks, reported by the skew table), or "ok".
+	Kind string `json:"kind"`
+	// Sentence explains a kind other than "ok".
+	Sentence string `json:"sentence,omitempty"`
+}
+
+// Age kinds.
+const (
+	AgeOK             = "ok"
+	AgeStale          = "stale"
+	AgeConstantOffset = "constant_offset"
+	AgeClockOffset    = "clock_offset"
+)
+
+// ageCheck keeps, per analysed topic, a bounded sample of ages and exact
+// counts.
+type ageCheck struct {
+	topics []ageSeries // by topic id
+	maxNS  int64
+}
+
+type ageSeries struct {
+	age, pub reservoir
+	over     int
+	clock    bool // reference is /clock (sim-time stamps)
+	record   bool // reference is record time (system-time stamps)
+}
+
+const rankAge = 650
+
+func init() {
+	registerCheck(rankAge, "age", func(a *analyzer) check {
+		mx := a.cfg.MaxAgeNS
+		if mx <= 0 {
+			mx = DefaultMaxAgeNS
+		}
+		return &ageCheck{maxNS: mx}
+	})
+}
+
+func (c *ageCheck) onStamped(a *analyzer, s *stampedMsg) {
+	if s.stamp == 0 {
+		return
+	}
+	for len(c.topics) <= s.topic.id {
+		c.topics = append(c.topics, ageSeries{})
+	}
+	t := &c.topics[s.topic.id]
+	var ref int64
+	if s.stamp >= EpochThresholdNS {
+		ref = s.m.LogTimeNS
+		t.record = true
+		if s.m.HasPublishTime {
+			t.pub.add(float64(s.m.PublishTimeNS-s.stamp) / 1e9)
+		}
+	} else {
+		// Sim-time stamps: no reference before the first /clock, nor in a
+		// bag without /clock (the skew table shows that offset).
+		if !a.clock.seen {
+			return
+		}
+		ref = a.clock.ns
+		t.clock = true
+	}
+	d := ref - s.stamp
+	if d > c.maxNS {
+		t.over++
+	}
+	t.age.add(float64(d) / 1e9)
+}
+
+func (c *ageCheck) finish(a *analyzer) {
+	r := &a.rep
+	r.Ages = []TopicAge{}
+	offsets := map[string]bool{}
+	for _, s := range r.Skew {
+		if s.Link == "" && (s.Kind == SkewConstantOffset || s.Kind == SkewDifferentClock) {
+			offsets[s.Topic] = true
+		}
+	}
+	// A topic whose stamps did not step with the recorder's clock is
+	// offset from record time from the step on: not stale.
+	for _, st := range r.ClockSteps {
+		if st.Confirmed {
+			for _, tp := range st.Unstepped {
+				offsets[tp] = true
+			}
+		}
+	}
+	var tick float64
+	if a.clock.ticks.n > 0 {
+		tick = a.clock.ticks.median() / 1e9
+	}
+	for _, ts := range a.topics.analysed() {
+		if ts.id >= len(c.topics) || c.topics[ts.id].age.n == 0 {
+			continue
+		}
+		t := &c.topics[ts.id]
+		q := t.age.quantiles(0.05, 0.5, 0.95)
+		ag := TopicAge{Topic: ts.name, Reference: "record_time", Count: t.age.n,
+			MedianS: q[1], P95S: q[2], MaxS: t.age.max, MinS: t.age.min,
+			MaxAgeS: float64(c.maxNS) / 1e9, OverMax: t.over, ShareOverMax: float64(t.over) / float64(t.age.n), Kind: AgeOK}
+		if t.clock {
+			ag.Reference = "clock"
+			if t.record {
+				ag.Reference = "mixed"
+			}
+		}
+		if t.pub.n > 0 {
+			ag.PublishMedianS = t.pub.median()
+		}
+		spread := q[2] - q[0]
+		switch {
+		case offsets[ts.name] && ag.Reference == "record_time":
+			ag.Kind = AgeClockOffset
+		case ag.ShareOverMax >= staleShare && ag.Count >= minStaleMsgs:
+			ag.Kind = AgeStale
+			ag.Sentence = fmt.Sprintf("%s is often stale: %.0f%% of its messages are older than %s when recorded (median age %s, p95 %s, max %s); consumers that drop data older than %s lose them.",
+				ts.name, 100*ag.ShareOverMax, fmtS(ag.MaxAgeS), fmtS(ag.MedianS), fmtS(ag.P95S), fmtS(ag.MaxS), fmtS(ag.MaxAgeS))
+		case ag.Count >= minSkewSamples && ag.MedianS*1e9 >= float64(stampPointMinNS) && ag.MedianS*1e9 < float64(ClockSkewThresholdNS) &&
+			spread <= math.Max(0.01, 0.1*ag.MedianS) && (ag.Reference == "record_time" || tick > 0 && tick <= ag.MedianS/5):
+			ag.Kind = AgeConstantOffset
+			ag.Sentence = stampPointSentence(&ag, spread)
+		}
+		r.Ages = append(r.Ages, ag)
+	}
+}
+
+// stampPointSentence words a steady age as a stamping-point issue: the
+// stamp is taken a fixed time before the message leaves the publisher, so
+// every consumer gets data that old. MCAP publish times tell whether the
+// delay is inside the publisher (publish − stamp on its own clock) or
+// between publisher and recorder.
+func stampPointSentence(ag *TopicAge, spread float64) string {
+	s := fmt.Sprintf("%s: age is a constant %s (p5..p95 within %s)", ag.Topic, fmtS(ag.MedianS), fmtS(spread))
+	switch {
+	case ag.PublishMedianS != 0 && ag.PublishMedianS >= 0.8*ag.MedianS:
+		return s + fmt.Sprintf(", %s of it between stamp and publication on the publisher's own clock: the stamping point is a fixed %s before publication (the node stamps at capture, then processes), so consumers get data %s old; budget that latency, and if the stamp should mark the output, stamp after processing.",
+			fmtS(ag.PublishMedianS), fmtS(ag.PublishMedianS), fmtS(ag.MedianS))
+	case ag.PublishMedianS != 0:
+		return s + fmt.Sprintf(", yet only %s between stamp and publication: the delay is between publisher and recorder (transport, or the two machines' clocks differ by that much: check chrony).", fmtS(ag.PublishMedianS))
+	}
+	return s + ": the stamping point is a fixed time before the message reaches the recorder (the node stamps at capture and publishes after processing, or its machine's clock is behind the recorder's by that much); consumers get data that old."
+}

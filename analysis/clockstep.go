@@ -1,0 +1,316 @@
+package analysis
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/bagclock/bagclock/bagread"
+)
+
+const (
+	failOnClockStep = "clock-step"
+	// recordReorderNS is the backward step of record time that counts when
+	// --jump-min-backward is 0 (which for /clock means any step back): a
+	// multi-threaded recorder writes messages a few milliseconds out of
+	// order, and ntpd slews offsets below 128 ms instead of stepping.
+	recordReorderNS = int64(-100_000_000)
+	// stepTogetherNS: stamp jumps within this much record time of a step,
+	// and within stepMatchNS (or a fifth) of its size, are the same step.
+	stepTogetherNS = int64(1_000_000_000)
+	stepMatchNS    = int64(200_000_000)
+	maxStepsKept   = 100
+	maxStepTopics  = 16
+)
+
+// Sources of ClockStep.
+const (
+	StepRecordTime = "record_time"
+	StepStamps     = "stamps"
+)
+
+// ClockStep is a step of the system clock: record time going back or
+// jumping forward between two messages in storage order (the recorder's
+// clock stepped), or the system-time stamps of several topics and tf links
+// stepping together by the same amount (the publishers' machine stepped).
+// /clock jumps are reported apart (clock_jumps).
+type ClockStep struct {
+	Source string `json:"source"` // "record_time" or "stamps"
+	Kind   string `json:"kind"`   // "backward" or "forward"
+	// LogTimeNS is the record time of the first message after the step;
+	// AtS is when the step happened in seconds since the bag start (for a
+	// record-time step, the record time just before it).
+	LogTimeNS int64   `json:"log_time_ns"`
+	AtS       float64 `json:"at_s"`
+	// FromNS and ToNS: the time before and after the step (record time,
+	// or the first stepping series' stamps); StepS = (ToNS − FromNS) s.
+	FromNS int64   `json:"from_ns"`
+	ToNS   int64   `json:"to_ns"`
+	StepS  float64 `json:"step_s"`
+	// Topic and Index name the first message after the step.
+	Topic string `json:"topic"`
+	Index uint64 `json:"index"`
+	// Stepped lists the topics and tf links ("parent->child") whose
+	// system-time stamps stepped with it; Unstepped the analysed topics
+	// whose stamps went on as before (their age jumped by the step: a
+	// publisher on another clock). At most 16 each.
+	Stepped   []string `json:"stepped"`
+	Unstepped []string `json:"unstepped"`
+	// Confirmed: a clock step for sure, a --fail-on clock-step finding.
+	// Record time going back is always one. A forward jump of record time
+	// with no message in between is one only when something that did not
+	// step shows it: /clock went on by a tick while record time jumped, or
+	// some topic's stamps did not jump with it. Otherwise a step forward
+	// and a pause of every publisher look the same, and the jump is only
+	// reported (mid-recording jumps only).
+	Confirmed bool   `json:"confirmed"`
+	Sentence  string `json:"sentence"`
+}
+
+// clockStepCheck follows record time in storage order over every message
+// the replay reads (/clock, tf, analysed topics), and at the end joins the
+// stamp jumps of the topics and links (stampjumps.go, bags without /clock)
+// into steps.
+type clockStepCheck struct {
+	last      int64
+	seen      bool
+	ticks     reservoir
+	msgs      int   // messages seen
+	prevClock int64 // /clock in force at the previous message
+	n         int
+	kept      []recordStep
+	// topics: per analysed topic id, the last age of its system-time
+	// stamps and the last step it was compared across.
+	topics []stepAge
+}
+
+type recordStep struct {
+	ClockStep
+	msgsAt      int // messages before the step
+	clockBefore int64
+	awaitClock  bool
+	clockOK     bool // /clock corroborates
+	rtf         float64
+}
+
+type stepAge struct {
+	age      int64
+	has      bool
+	seenStep int // index+1 of the last step compared
+}
+
+// Thresholds of a forward jump: steady traffic on both sides, and how far
+// /clock may go on across it for the jump to be a step.
+const (
+	stepMinMsgs       = 50
+	stepClockAdvances = 0.5
+)
+
+const rankClockStep = 640
+
+func init() {
+	registerCheck(rankClockStep, "clock-step", func(*analyzer) check { return &clockStepCheck{} })
+}
+
+func (c *clockStepCheck) onClock(a *analyzer, m *bagread.Message, v int64) {
+	c.see(a, m)
+	if k := len(c.kept) - 1; k >= 0 && c.kept[k].awaitClock {
+		st := &c.kept[k]
+		st.awaitClock = false
+		expect := st.rtf * float64(st.ToNS-st.FromNS)
+		st.clockOK = st.rtf > 0 && float64(v-st.clockBefore) < stepClockAdvances*expect
+	}
+	c.prevClock = a.clock.ns
+}
+
+func (c *clockStepCheck) onTF(a *analyzer, m *bagread.Message, _ bool) {
+	c.see(a, m)
+	c.prevClock = a.clock.ns
+}
+
+func (c *clockStepCheck) onStamped(a *analyzer, s *stampedMsg) {
+	c.see(a, s.m)
+	c.prevClock = a.clock.ns
+	if s.stamp < EpochThresholdNS {
+		return
+	}
+	for len(c.topics) <= s.topic.id {
+		c.topics = append(c.topics, stepAge{})
+	}
+	t := &c.topics[s.topic.id]
+	age := s.m.LogTimeNS - s.stamp
+	if k := len(c.kept); k > 0 && t.has && t.seenStep < k && c.kept[k-1].msgsAt < c.msgs {
+		// The first message of this topic after the latest step: did its
+		// stamps step with record time (age unchanged) or not (age jumped
+		// by the step)?
+		st := &c.kept[k-1]
+		d := st.ToNS - st.FromNS
+		if absI(age-t.age-d) <= max(stepMatchNS, absI(d)/5) && absI(d) > 2*stepMatchNS && len(st.Unstepped) < maxStepTopics {
+			st.Unstepped = append(st.Unstepped, s.topic.name)
+		}
+	}
+	t.seenStep = len(c.kept)
+	t.age, t.has = age, true
+}
+
+func (c *clockStepCheck) see(a *analyzer, m *bagread.Message) {
+	c.msgs++
+	l := m.LogTimeNS
+	if !c.seen {
+		c.last, c.seen = l, true
+		return
+	}
+	d := l - c.last
+	minBack := a.cfg.JumpMinBackwardNS
+	if minBack == 0 {
+		minBack = recordReorderNS
+	}
+	kind := ""
+	switch {
+	case isBackward(d, minBack):
+		kind = "backward"
+	case d > 0 && d >= forwardThreshold(a.cfg.JumpMinForwardNS, &c.ticks):
+		kind = "forward"
+	case d > 0:
+		c.ticks.add(float64(d))
+	}
+	if kind != "" {
+		c.n++
+		if len(c.kept) < maxStepsKept {
+			st := recordStep{ClockStep: ClockStep{Source: StepRecordTime, Kind: kind, LogTimeNS: l, AtS: a.x(c.last),
+				FromNS: c.last, ToNS: l, StepS: float64(d) / 1e9, Topic: m.Topic, Index: m.Index,
+				Stepped: []string{}, Unstepped: []string{}, Confirmed: kind == "backward"},
+				msgsAt: c.msgs - 1, clockBefore: c.prevClock}
+			if kind == "forward" && a.clock.seen && a.clock.rtfLog > 0 {
+				st.awaitClock, st.rtf = true, a.clock.rtfClock/a.clock.rtfLog
+			}
+			c.kept = append(c.kept, st)
+		}
+	}
+	// Record time goes on from the step: a step back is one event, not
+	// every message until the clock catches up.
+	c.last = l
+}
+
+func (c *clockStepCheck) finish(a *analyzer) {
+	r := &a.rep
+	var steps []ClockStep
+	for _, st := range c.kept {
+		if st.Kind == "forward" {
+			// A forward jump at the start or the end of the recording, or
+			// in sparse data, is a pause, not a step.
+			if st.msgsAt < stepMinMsgs || c.msgs-st.msgsAt < stepMinMsgs {
+				continue
+			}
+			st.Confirmed = st.clockOK || len(st.Unstepped) > 0
+		}
+		steps = append(steps, st.ClockStep)
+	}
+	used := make([]bool, len(r.StampJumps))
+	for i := range steps {
+		s := &steps[i]
+		for j, sj := range r.StampJumps {
+			if !used[j] && sameStep(sj, s.LogTimeNS, s.ToNS-s.FromNS) {
+				used[j] = true
+				s.Stepped = addStepped(s.Stepped, sj)
+			}
+		}
+	}
+	// Stamp jumps of several series stepping together without record time.
+	nStamp := 0
+	for j, sj := range r.StampJumps {
+		if used[j] || len(steps) >= maxStepsKept {
+			continue
+		}
+		st := ClockStep{Source: StepStamps, Kind: sj.Kind, LogTimeNS: sj.LogTimeNS, AtS: a.x(sj.LogTimeNS),
+			FromNS: sj.FromNS, ToNS: sj.ToNS, StepS: float64(sj.ToNS-sj.FromNS) / 1e9, Topic: sj.Topic, Index: sj.Index,
+			Stepped: addStepped(nil, sj), Unstepped: []string{}, Confirmed: true}
+		used[j] = true
+		for k := j + 1; k < len(r.StampJumps); k++ {
+			if !used[k] && sameStep(r.StampJumps[k], sj.LogTimeNS, sj.ToNS-sj.FromNS) {
+				used[k] = true
+				st.Stepped = addStepped(st.Stepped, r.StampJumps[k])
+			}
+		}
+		// One series alone is a publisher's own jump (stamp_jumps), not a
+		// clock step; and only system-time stamps step with a system clock.
+		if len(st.Stepped) >= 2 && sj.FromNS >= EpochThresholdNS && sj.ToNS >= EpochThresholdNS {
+			steps = append(steps, st)
+			nStamp++
+		}
+	}
+	sort.SliceStable(steps, func(i, j int) bool { return steps[i].LogTimeNS < steps[j].LogTimeNS })
+	for i := range steps {
+		steps[i].Sentence = stepSentence(&steps[i])
+	}
+	r.ClockSteps = steps
+	if r.ClockSteps == nil {
+		r.ClockSteps = []ClockStep{}
+	}
+	r.Counts.ClockSteps = len(steps) + max(0, c.n-len(c.kept))
+}
+
+// sameStep says whether stamp jump sj happened near record time at and by
+// about delta.
+func sameStep(sj ClockJump, at, delta int64) bool {
+	if absI(sj.LogTimeNS-at) > stepTogetherNS {
+		return false
+	}
+	d := sj.ToNS - sj.FromNS
+	if d > 0 != (delta > 0) {
+		return false
+	}
+	return absI(d-delta) <= max(stepMatchNS, absI(delta)/5)
+}
+
+func addStepped(list []string, sj ClockJump) []string {
+	name := sj.Topic
+	if sj.Link != "" {
+		name = sj.Link
+	}
+	if list == nil {
+		list = []string{}
+	}
+	if len(list) >= maxStepTopics || contains(list, name) {
+		return list
+	}
+	return append(list, name)
+}
+
+func stepSentence(s *ClockStep) string {
+	dir := "back"
+	if s.Kind == "forward" {
+		dir = "forward"
+	}
+	with := ""
+	if len(s.Stepped) > 0 {
+		with = fmt.Sprintf("; the system-time stamps of %s stepped with it", joinNames(s.Stepped))
+	}
+	if len(s.Unstepped) > 0 {
+		with += fmt.Sprintf("; the stamps of %s did not (a publisher on another clock: its age jumped by the step)", joinNames(s.Unstepped))
+	}
+	switch {
+	case s.Source == StepStamps:
+		return fmt.Sprintf("The system clock of the publishing machine stepped %s by %s at +%.1f s (record time): the stamps of %s jump together while record time runs on (NTP or a manual clock set on that machine); durations measured across it are wrong.",
+			dir, fmtS(absF(s.StepS)), s.AtS, joinNames(s.Stepped))
+	case s.Kind == "backward":
+		return fmt.Sprintf("The recorder's system clock stepped back by %s at +%.1f s (record time goes back that much between two consecutive messages in storage order, at %s #%d)%s: NTP stepped the clock (often right after boot); durations measured across it are wrong and timeouts misfire.",
+			fmtS(absF(s.StepS)), s.AtS, s.Topic, s.Index, with)
+	case s.Confirmed:
+		why := "/clock went on by less than half the sim time that much record time takes"
+		if len(s.Unstepped) > 0 {
+			why = "some stamps did not jump with it"
+		}
+		return fmt.Sprintf("The recorder's system clock stepped forward by %s at +%.1f s (record time jumps with no message in between, at %s #%d, and %s)%s: NTP stepped the clock; durations measured across it are wrong and timeouts misfire.",
+			fmtS(s.StepS), s.AtS, s.Topic, s.Index, why, with)
+	default:
+		return fmt.Sprintf("Record time jumps forward by %s at +%.1f s with no message in between (at %s #%d)%s: a step forward of the system clock or a pause of every publisher; the bag cannot tell them apart (nothing in it kept other time).",
+			fmtS(s.StepS), s.AtS, s.Topic, s.Index, with)
+	}
+}
+
+func absF(v float64) float64 {
+	if v < 0 {
+		return -v
+	}
+	return v
+}

@@ -1,0 +1,124 @@
+package analysis
+
+import (
+	"fmt"
+	"strings"
+)
+
+// maxTimeEvidence bounds the evidence lines of each time check.
+const maxTimeEvidence = 3
+
+// timeFindings lists the --fail-on categories of the time checks:
+// clock-step, stuck-zero, wall-timer, stale.
+func (a *analyzer) timeFindings() []string {
+	r := &a.rep
+	f := []string{}
+	for _, st := range r.ClockSteps {
+		if st.Confirmed {
+			f = append(f, failOnClockStep)
+			break
+		}
+	}
+	if len(r.StuckZero) > 0 {
+		f = append(f, failOnStuckZero)
+	}
+	for _, t := range r.TimerClocks {
+		if t.Flagged {
+			f = append(f, failOnWallTimer)
+			break
+		}
+	}
+	for _, ag := range r.Ages {
+		if ag.Kind == AgeStale {
+			f = append(f, failOnStale)
+			break
+		}
+	}
+	return f
+}
+
+// timeSentences are the time checks' sentences, most important first: a
+// clock step breaks every duration, a node stuck at 0 does nothing, a wall
+// timer runs at the wrong rate, stale data is dropped; a constant age is a
+// remark.
+func (a *analyzer) timeSentences() (findings, remarks []string) {
+	r := &a.rep
+	add := func(list []string, s string, n *int) []string {
+		*n++
+		if *n <= maxTimeEvidence {
+			list = append(list, s)
+		}
+		return list
+	}
+	var n int
+	for i := range r.ClockSteps {
+		if st := &r.ClockSteps[i]; st.Confirmed {
+			findings = add(findings, st.Sentence, &n)
+		} else if len(remarks) < maxTimeEvidence {
+			remarks = append(remarks, st.Sentence)
+		}
+	}
+	if extra := n - maxTimeEvidence; extra > 0 {
+		findings = append(findings, fmt.Sprintf("%d more system clock steps (clock_steps).", extra))
+	}
+	n = 0
+	for _, z := range r.StuckZero {
+		findings = add(findings, z.Sentence, &n)
+	}
+	n = 0
+	for _, t := range r.TimerClocks {
+		if t.Flagged {
+			findings = add(findings, fmt.Sprintf("%s (%.1f Hz in wall time, %.1f Hz in sim time; confidence %.2f)", t.Sentence, t.WallRateHz, t.SimRateHz, t.Confidence), &n)
+		}
+	}
+	n = 0
+	for _, ag := range r.Ages {
+		switch ag.Kind {
+		case AgeStale:
+			findings = add(findings, ag.Sentence, &n)
+		case AgeConstantOffset:
+			remarks = append(remarks, ag.Sentence)
+		}
+	}
+	return findings, remarks
+}
+
+// timeLead puts the time checks into the verdict: the first finding leads
+// when the rows found nothing (lead), the rest are evidence. It reports
+// whether it took the lead.
+func (a *analyzer) timeLead(v *Verdict, lead bool) bool {
+	findings, remarks := a.timeSentences()
+	led := false
+	if lead && len(findings) > 0 {
+		v.Evidence = append(v.Evidence, "Sensor topics and tf: "+v.Sentence)
+		v.Sentence = findings[0]
+		findings = findings[1:]
+		led = true
+	}
+	v.Evidence = append(v.Evidence, findings...)
+	v.Evidence = append(v.Evidence, remarks...)
+	return led
+}
+
+// stuckZeroWording corrects the zero-stamp verdict when every topic stamped
+// 0 stays at 0 its whole life: those nodes did not publish "before" /clock,
+// they never had it.
+func (a *analyzer) stuckZeroWording(v *Verdict) {
+	whole := map[string]bool{}
+	for _, z := range a.rep.StuckZero {
+		if z.Kind == StuckWholeLife {
+			whole[z.Topic] = true
+		}
+	}
+	for _, p := range a.pairs {
+		if p.classes[ZeroStamp] > 0 && !whole[p.topic] {
+			return
+		}
+	}
+	if len(whole) == 0 {
+		return
+	}
+	v.Sentence = strings.NewReplacer(
+		"published before it received /clock", "never received /clock",
+		"published before they received /clock", "never received /clock").Replace(v.Sentence)
+}

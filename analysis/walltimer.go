@@ -1,0 +1,257 @@
+package analysis
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/bagclock/bagclock/bagread"
+)
+
+// Timer clocks of TimerClock.Clock.
+const (
+	TimerWall              = "wall"
+	TimerSim               = "sim"
+	TimerUndetermined      = "undetermined"
+	TimerIndistinguishable = "indistinguishable"
+	failOnWallTimer        = "wall-timer"
+)
+
+// Thresholds of the timer-clock estimate.
+const (
+	// minTimerPairs: fewer message intervals than this say nothing about a
+	// publisher's period.
+	minTimerPairs = 20
+	// rtfWindowNS is the record-time window over which the local real-time
+	// factor is measured (a few /clock ticks even at 10 Hz).
+	rtfWindowNS = int64(2_000_000_000)
+	// rtfOffOne and rtfVaries: the real-time factor must differ from 1 by
+	// this much, or vary by this much (p90 − p10 of the windows), for wall
+	// and sim time to run apart.
+	rtfOffOne = 0.1
+	rtfVaries = 0.2
+	// timerSpreadEps is added to both relative spreads (a floor for the
+	// ratio); timerRatio is how much more regular one clock's intervals
+	// must be than the other's; wallTimerMinConfidence flags.
+	timerSpreadEps         = 0.02
+	timerRatio             = 2.0
+	wallTimerMinConfidence = 0.75
+	// phaseFollows: a topic whose messages are recorded within this share
+	// of the /clock period after a /clock message (p90) follows /clock.
+	phaseFollows = 0.25
+)
+
+// TimerClock is the clock a topic's publishing period follows: wall time
+// (a wall timer, or rclcpp::Rate without the node's clock) or sim time (a
+// timer on the node's clock, or a simulator plugin), told apart when the
+// bag has /clock running at a real-time factor other than 1 or a varying
+// one: the period is regular in the timer's own clock and stretched in the
+// other.
+type TimerClock struct {
+	Topic string `json:"topic"`
+	// Intervals counts the message intervals measured.
+	Intervals int `json:"intervals"`
+	// WallRateHz is messages per second of wall time (MCAP publish time,
+	// else record time); SimRateHz per second of sim time (the header
+	// stamps when they are on sim time, else the /clock value in force at
+	// record time).
+	WallRateHz float64 `json:"wall_rate_hz"`
+	SimRateHz  float64 `json:"sim_rate_hz"`
+	// WallSpread and SimSpread are the interquartile range of the
+	// intervals over their median, in each clock.
+	WallSpread float64 `json:"wall_spread"`
+	SimSpread  float64 `json:"sim_spread"`
+	// Clock is "wall", "sim", "undetermined", or "indistinguishable"
+	// (real-time factor 1 throughout: both clocks run alike).
+	Clock string `json:"clock"`
+	// Confidence (0..1) of Clock "wall" or "sim".
+	Confidence float64 `json:"confidence"`
+	// Flagged: a wall timer in a sim-time system (stamps on sim time).
+	Flagged  bool   `json:"flagged"`
+	Sentence string `json:"sentence,omitempty"`
+}
+
+// RealTimeFactorRange is the real-time factor of /clock measured over
+// 2-second windows of record time: p10 and p90 of the windows.
+type RealTimeFactorRange struct {
+	Windows int     `json:"windows"`
+	P10     float64 `json:"p10"`
+	P90     float64 `json:"p90"`
+}
+
+// wallTimerCheck measures, per analysed topic, the message intervals in
+// wall time and in sim time (bounded samples), and the local real-time
+// factor of /clock.
+type wallTimerCheck struct {
+	topics []timerSeries // by topic id
+	rtf    reservoir
+	wLog   int64 // window start: record time and /clock value
+	wClock int64
+	wOpen  bool
+}
+
+type timerSeries struct {
+	seen         bool
+	lastW, lastS int64
+	dW, dS       reservoir
+	sumW, sumS   float64
+	// phase: record time since the last /clock message was recorded. A
+	// timer on the node's clock fires when a /clock message arrives, so
+	// its messages follow /clock closely; other publishers fall anywhere
+	// between two /clock messages.
+	phase      reservoir
+	pairs      int
+	sim, other int // stamps on sim time / others (system, zero)
+}
+
+const rankWallTimer = 660
+
+func init() {
+	registerCheck(rankWallTimer, "wall-timer", func(a *analyzer) check {
+		if !a.hasClock {
+			return nil
+		}
+		return &wallTimerCheck{}
+	})
+}
+
+func (c *wallTimerCheck) onClock(a *analyzer, m *bagread.Message, v int64) {
+	if !c.wOpen || v < c.wClock || m.LogTimeNS < c.wLog {
+		c.wLog, c.wClock, c.wOpen = m.LogTimeNS, v, true
+		return
+	}
+	if dl := m.LogTimeNS - c.wLog; dl >= rtfWindowNS {
+		c.rtf.add(float64(v-c.wClock) / float64(dl))
+		c.wLog, c.wClock = m.LogTimeNS, v
+	}
+}
+
+func (c *wallTimerCheck) onStamped(a *analyzer, s *stampedMsg) {
+	for len(c.topics) <= s.topic.id {
+		c.topics = append(c.topics, timerSeries{})
+	}
+	t := &c.topics[s.topic.id]
+	wall := s.m.LogTimeNS
+	if s.m.HasPublishTime {
+		wall = s.m.PublishTimeNS
+	}
+	var sim int64
+	if s.stamp > 0 && s.stamp < EpochThresholdNS {
+		sim = s.stamp
+		t.sim++
+	} else {
+		t.other++
+		if !a.clock.seen {
+			return
+		}
+		sim = a.clock.ns
+	}
+	if a.clock.seen && s.m.LogTimeNS >= a.clock.logNS {
+		t.phase.add(float64(s.m.LogTimeNS - a.clock.logNS))
+	}
+	if t.seen {
+		dw, ds := wall-t.lastW, sim-t.lastS
+		// A jump of either clock is not a period.
+		if dw > 0 && ds >= 0 && ds < int64(ClockSkewThresholdNS)*10 && dw < int64(ClockSkewThresholdNS)*10 {
+			t.dW.add(float64(dw))
+			t.dS.add(float64(ds))
+			t.sumW += float64(dw)
+			t.sumS += float64(ds)
+			t.pairs++
+		}
+	}
+	t.lastW, t.lastS, t.seen = wall, sim, true
+}
+
+// relSpread is the interquartile range over the median (+Inf when the
+// median is 0: the clock does not resolve the period).
+func relSpread(r *reservoir) float64 {
+	q := r.quantiles(0.25, 0.5, 0.75)
+	if q[1] <= 0 {
+		return math.Inf(1)
+	}
+	return (q[2] - q[0]) / q[1]
+}
+
+func (c *wallTimerCheck) finish(a *analyzer) {
+	r := &a.rep
+	r.TimerClocks = []TimerClock{}
+	rtf := 1.0
+	if r.ClockRate != nil && r.ClockRate.RealTimeFactor > 0 {
+		rtf = r.ClockRate.RealTimeFactor
+	}
+	lo, hi := rtf, rtf
+	if c.rtf.n >= 3 {
+		q := c.rtf.quantiles(0.1, 0.9)
+		lo, hi = q[0], q[1]
+		r.RealTimeFactorRange = &RealTimeFactorRange{Windows: c.rtf.n, P10: lo, P90: hi}
+	}
+	apart := math.Abs(rtf-1) >= rtfOffOne || hi-lo >= rtfVaries
+	var clockTick float64 // record time between /clock messages
+	if a.clock.logTicks.n > 0 {
+		clockTick = a.clock.logTicks.median()
+	}
+	for _, ts := range a.topics.analysed() {
+		if ts.id >= len(c.topics) || c.topics[ts.id].pairs < minTimerPairs {
+			continue
+		}
+		t := &c.topics[ts.id]
+		tc := TimerClock{Topic: ts.name, Intervals: t.pairs, Clock: TimerIndistinguishable,
+			WallSpread: relSpread(&t.dW), SimSpread: relSpread(&t.dS)}
+		if t.sumW > 0 {
+			tc.WallRateHz = float64(t.pairs) / (t.sumW / 1e9)
+		}
+		if t.sumS > 0 {
+			tc.SimRateHz = float64(t.pairs) / (t.sumS / 1e9)
+		}
+		if apart {
+			rw, rs := tc.WallSpread+timerSpreadEps, tc.SimSpread+timerSpreadEps
+			switch {
+			case rs >= timerRatio*rw:
+				tc.Clock, tc.Confidence = TimerWall, 1-rw/rs
+			case rw >= timerRatio*rs:
+				tc.Clock, tc.Confidence = TimerSim, 1-rs/rw
+			default:
+				tc.Clock = TimerUndetermined
+			}
+			// Messages that follow /clock within a quarter of its period,
+			// every time, come from a timer on the node's clock.
+			if t.phase.n >= minTimerPairs && clockTick > 0 {
+				if p90 := t.phase.quantiles(0.9)[0]; p90 <= phaseFollows*clockTick {
+					switch tc.Clock {
+					case TimerUndetermined:
+						tc.Clock, tc.Confidence = TimerSim, 1-p90/clockTick
+					case TimerWall:
+						tc.Clock, tc.Confidence = TimerUndetermined, 0
+					}
+				}
+			}
+			if math.IsInf(tc.SimSpread, 0) && tc.Clock == TimerWall {
+				// Sim time does not resolve the period (faster than
+				// /clock): wall regularity alone is weak evidence.
+				tc.Confidence = math.Min(tc.Confidence, 0.5)
+			}
+		}
+		if math.IsInf(tc.WallSpread, 0) {
+			tc.WallSpread = -1
+		}
+		if math.IsInf(tc.SimSpread, 0) {
+			tc.SimSpread = -1
+		}
+		tc.Confidence = math.Round(tc.Confidence*100) / 100
+		if tc.Clock == TimerWall && tc.Confidence >= wallTimerMinConfidence && 10*t.sim >= 9*(t.sim+t.other) {
+			tc.Flagged = true
+			tc.Sentence = wallTimerSentence(ts.name, rtf, lo, hi)
+		}
+		r.TimerClocks = append(r.TimerClocks, tc)
+	}
+}
+
+// wallTimerSentence is the flag of a topic on a wall timer under sim time.
+func wallTimerSentence(topic string, rtf, lo, hi float64) string {
+	const fix = "use rclcpp::create_timer with the node's clock, or rclcpp::Rate with the node's clock"
+	if hi-lo >= rtfVaries && lo > 0 {
+		return fmt.Sprintf("%s comes from a wall timer: at real-time factor %.2f..%.2f it publishes %.1f..%.1f× per sim period: %s.",
+			topic, lo, hi, 1/hi, 1/lo, fix)
+	}
+	return fmt.Sprintf("%s comes from a wall timer: at real-time factor %.2f it publishes %.1f× per sim period: %s.", topic, rtf, 1/rtf, fix)
+}
