@@ -168,9 +168,13 @@ func (c *clockStepCheck) see(a *analyzer, m *bagread.Message) {
 	switch {
 	case isBackward(d, minBack):
 		kind = "backward"
-	case d > 0 && d >= forwardThreshold(a.cfg.JumpMinForwardNS, &c.ticks):
+	// The auto threshold is at least 1 s: ask for the median (a sort
+	// now and then) only for gaps that long.
+	case d >= c.fwdFloor(a) && d >= forwardThreshold(a.cfg.JumpMinForwardNS, &c.ticks):
 		kind = "forward"
-	case d > 0:
+	case d > 0 && (c.ticks.n < reservoirSize || c.msgs%16 == 0):
+		// A uniform subsample of the gaps has the same median; the
+		// reservoir's add is the cost of this check on busy bags.
 		c.ticks.add(float64(d))
 	}
 	if kind != "" {
@@ -189,6 +193,14 @@ func (c *clockStepCheck) see(a *analyzer, m *bagread.Message) {
 	// Record time goes on from the step: a step back is one event, not
 	// every message until the clock catches up.
 	c.last = l
+}
+
+// fwdFloor is the least forward threshold: the configured one, or 1 s.
+func (c *clockStepCheck) fwdFloor(a *analyzer) int64 {
+	if a.cfg.JumpMinForwardNS > 0 {
+		return a.cfg.JumpMinForwardNS
+	}
+	return 1_000_000_000
 }
 
 func (c *clockStepCheck) finish(a *analyzer) {

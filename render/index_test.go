@@ -22,7 +22,8 @@ func indexFixture() []archive.Row {
 		{Path: "/data/arch/cut.mcap", Rel: "cut.mcap", Status: archive.StatusDamaged, SizeBytes: 2048, DurationS: 1.5,
 			Storage: "mcap", Messages: 30, Verdict: "The laser driver publishes /scan with system time", Scans: 12, Rows: 12,
 			Classes: map[string]int{"laser_on_system_clock": 12}, Filter: map[string]int{"dropped_queue_full": 12},
-			Drops: 12, ClockJumps: 2, ZeroStampScans: 1, Skipped: 3, Findings: []string{"clock-mismatch", "drop", "jump"},
+			Drops: 12, ClockJumps: 2, ZeroStampScans: 1, Skipped: 3, Findings: []string{"clock-mismatch", "clock-step", "drop", "jump", "stuck-zero"},
+			ClockSteps: 1, StuckZeroTopics: 2,
 			Problems: []string{"MCAP truncated at byte 1234"}, ReportHTML: "reports/cut.mcap-11223344.html", ReportJSON: "reports/cut.mcap-11223344.json"},
 		{Path: "/data/arch/locked", Rel: "locked", Status: archive.StatusError, SizeBytes: 10, Storage: "sqlite3",
 			Error: "bagread: open /data/arch/locked/x_0.db3: permission denied"},
@@ -80,7 +81,8 @@ func TestIndexCSVColumns(t *testing.T) {
 	head := strings.Join(recs[0], ",")
 	want := "path,rel,status,size_bytes,duration_s,storage,messages,verdict,scans,rows," +
 		"same_clock,laser_on_system_clock,tf_on_system_clock,zero_stamp,clock_skew,static_only,no_transform," +
-		"drops,clock_jumps,stamp_jumps,zero_stamp_scans,skipped_messages,findings,problems,error,report_html,report_json"
+		"drops,clock_jumps,stamp_jumps,zero_stamp_scans,skipped_messages,findings,problems,error,report_html,report_json," +
+		"clock_steps,stuck_zero_topics,wall_timer_topics,stale_topics"
 	if head != want {
 		t.Fatalf("header\n got %s\nwant %s", head, want)
 	}
@@ -93,7 +95,8 @@ func TestIndexCSVColumns(t *testing.T) {
 	}
 	damaged := recs[2]
 	for name, v := range map[string]string{"status": "damaged", "laser_on_system_clock": "12", "drops": "12", "clock_jumps": "2",
-		"zero_stamp_scans": "1", "skipped_messages": "3", "findings": "clock-mismatch;drop;jump", "duration_s": "1.500"} {
+		"zero_stamp_scans": "1", "skipped_messages": "3", "findings": "clock-mismatch;clock-step;drop;jump;stuck-zero", "duration_s": "1.500",
+		"clock_steps": "1", "stuck_zero_topics": "2", "wall_timer_topics": "0", "stale_topics": "0"} {
 		if damaged[col[name]] != v {
 			t.Errorf("damaged row %s = %q, want %q", name, damaged[col[name]], v)
 		}

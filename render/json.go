@@ -32,8 +32,10 @@ func NewJSON(w io.Writer) *JSONWriter {
 // JSONSchemaVersion is the "schema_version" of the JSON report, its first
 // key. 1 was the LaserScan-only report (no schema_version key); 2 analyses
 // every sensor topic: rows carry "type", pairs "type", "consumer" and
-// "startup_drops", and the report lists "topics". See SCHEMA.md.
-const JSONSchemaVersion = 2
+// "startup_drops", and the report lists "topics"; 3 adds the time checks:
+// "timer_clocks", "real_time_factor_range", "clock_steps", "stuck_zero",
+// "ages" and "counts.clock_steps". See SCHEMA.md.
+const JSONSchemaVersion = 3
 
 // errFinished is returned by Row after Finish.
 var errFinished = errors.New("render: json: row after Finish")
@@ -259,6 +261,17 @@ func normalized(rep *analysis.Report) *analysis.Report {
 	c.Skipped = nonNil(c.Skipped)
 	c.Pairs = nonNil(c.Pairs)
 	c.Topics = nonNil(c.Topics)
+	c.TimerClocks = nonNil(c.TimerClocks)
+	c.ClockSteps = append([]analysis.ClockStep{}, c.ClockSteps...)
+	for i := range c.ClockSteps {
+		c.ClockSteps[i].Stepped = nonNil(c.ClockSteps[i].Stepped)
+		c.ClockSteps[i].Unstepped = nonNil(c.ClockSteps[i].Unstepped)
+	}
+	c.StuckZero = append([]analysis.StuckZero{}, c.StuckZero...)
+	for i := range c.StuckZero {
+		c.StuckZero[i].Nodes = nonNil(c.StuckZero[i].Nodes)
+	}
+	c.Ages = nonNil(c.Ages)
 	if c.Series.Diff == nil {
 		c.Series.Diff = map[string][]analysis.Point{}
 	}

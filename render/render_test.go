@@ -192,7 +192,7 @@ func TestJSON(t *testing.T) {
 			t.Errorf("missing key %q", k)
 		}
 	}
-	if !bytes.HasPrefix(out, []byte(`{"schema_version":2,"scans":[`)) {
+	if !bytes.HasPrefix(out, []byte(`{"schema_version":3,"scans":[`)) {
 		t.Errorf("schema_version, then scans must come first (they stream): %.40s", out)
 	}
 	sum := doc["summary"].(map[string]any)
@@ -250,7 +250,7 @@ func TestJSONEdges(t *testing.T) {
 		rep  *analysis.Report
 		keys int
 	}{
-		{"no rows", nil, &analysis.Report{}, 19},
+		{"no rows", nil, &analysis.Report{}, 23},
 		{"no report", sampleRows(), nil, 2},
 		{"nothing", nil, nil, 2},
 	}

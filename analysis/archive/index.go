@@ -105,6 +105,9 @@ func ConfigKey(cfg analysis.Config, version string) string {
 		version, cfg.ScanTopics, cfg.TargetFrames, cfg.Consumer,
 		cfg.QueueSize, cfg.SetQueueSize, cfg.ToleranceS, cfg.SetTolerance, cfg.CacheTimeS, cfg.SetCacheTime,
 		cfg.JumpMinForwardNS, cfg.JumpMinBackwardNS, cfg.RclpyBuffer)
+	if cfg.MaxAgeNS > 0 && cfg.MaxAgeNS != analysis.DefaultMaxAgeNS {
+		s += fmt.Sprintf("|maxage=%d", cfg.MaxAgeNS)
+	}
 	h := sha256.Sum256([]byte(s))
 	return hex.EncodeToString(h[:6])
 }

@@ -52,12 +52,19 @@ type Row struct {
 	Classes map[string]int `json:"classes"`
 	Filter  map[string]int `json:"filter"`
 	// Drops counts rows whose outcome is one of the dropped_* outcomes.
-	Drops          int      `json:"drops"`
-	ClockJumps     int      `json:"clock_jumps"`
-	StampJumps     int      `json:"stamp_jumps"`
-	ZeroStampScans int      `json:"zero_stamp_scans"`
-	Skipped        int      `json:"skipped_messages"`
-	Findings       []string `json:"findings"`
+	Drops          int `json:"drops"`
+	ClockJumps     int `json:"clock_jumps"`
+	StampJumps     int `json:"stamp_jumps"`
+	ZeroStampScans int `json:"zero_stamp_scans"`
+	Skipped        int `json:"skipped_messages"`
+	// ClockSteps counts confirmed system clock steps; StuckZeroTopics,
+	// WallTimerTopics and StaleTopics the analysed topics stuck at time 0,
+	// flagged as wall timers under sim time, and often stale.
+	ClockSteps      int      `json:"clock_steps"`
+	StuckZeroTopics int      `json:"stuck_zero_topics"`
+	WallTimerTopics int      `json:"wall_timer_topics"`
+	StaleTopics     int      `json:"stale_topics"`
+	Findings        []string `json:"findings"`
 	// Problems are damage notes from the bag (cut files, metadata rebuilt).
 	Problems []string `json:"problems"`
 	// Error is why the bag could not be analysed ("" otherwise).
@@ -100,6 +107,22 @@ func FromReport(row Row, rep *analysis.Report) Row {
 	row.StampJumps = len(rep.StampJumps)
 	row.ZeroStampScans = rep.Summary.ZeroStampScans
 	row.Skipped = rep.Summary.Skipped
+	row.ClockSteps, row.StuckZeroTopics, row.WallTimerTopics, row.StaleTopics = 0, len(rep.StuckZero), 0, 0
+	for _, st := range rep.ClockSteps {
+		if st.Confirmed {
+			row.ClockSteps++
+		}
+	}
+	for _, t := range rep.TimerClocks {
+		if t.Flagged {
+			row.WallTimerTopics++
+		}
+	}
+	for _, ag := range rep.Ages {
+		if ag.Kind == analysis.AgeStale {
+			row.StaleTopics++
+		}
+	}
 	row.Findings = append([]string{}, rep.Summary.Findings...)
 	sort.Strings(row.Findings)
 	row.Problems = []string{}

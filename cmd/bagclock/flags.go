@@ -23,11 +23,13 @@ type analysisFlagValues struct {
 	jumpForward  float64
 	jumpBackward float64
 	rclpyBuffer  bool
+	maxAge       float64
 	failOn       []string
 }
 
 // failOnKinds are the finding categories --fail-on accepts.
-var failOnKinds = []string{"drop", "clock-mismatch", "jump", "zero-stamp", "skew", "damage", "tf-tree"}
+var failOnKinds = []string{"drop", "clock-mismatch", "jump", "zero-stamp", "skew", "damage", "tf-tree",
+	"wall-timer", "clock-step", "stuck-zero", "stale"}
 
 // analysisFlags registers the analysis flags on fs.
 func analysisFlags(fs *pflag.FlagSet) *analysisFlagValues {
@@ -40,7 +42,8 @@ func analysisFlags(fs *pflag.FlagSet) *analysisFlagValues {
 	fs.Float64Var(&v.tolerance, "tolerance", 0, "MessageFilter tolerance in seconds (default: the consumer's)")
 	fs.Float64Var(&v.cacheTime, "cache-time", 0, "tf buffer cache length in seconds (default: the consumer's: 10 s, 30 s for slam_toolbox)")
 	fs.Float64Var(&v.jumpForward, "jump-min-forward", 0, "report /clock forward jumps of at least this many seconds (0 = auto: 10x the median tick, at least 1 s)")
-	fs.Float64Var(&v.jumpBackward, "jump-min-backward", 0, "report /clock backward jumps of at least this many seconds (0 = any backward step, as tf2_ros::Buffer reacts)")
+	fs.Float64Var(&v.jumpBackward, "jump-min-backward", 0, "report /clock backward jumps of at least this many seconds (0 = any backward step, as tf2_ros::Buffer reacts; for steps of record time, 0 means 0.1 s: recorders reorder by a few ms)")
+	fs.Float64Var(&v.maxAge, "max-age", 0.5, "age in seconds (record time, or /clock for sim-time stamps, minus header.stamp) above which a message is stale")
 	fs.BoolVar(&v.rclpyBuffer, "rclpy-buffer", false, "emulate rclpy's tf buffer, which does not clear on a backward /clock jump (geometry2#606)")
 	fs.StringSliceVar(&v.failOn, "fail-on", nil, "exit 1 when any of these were found: "+strings.Join(failOnKinds, ", ")+" (comma-separated)")
 	budgetFlag(fs)
@@ -87,6 +90,10 @@ func (v *analysisFlagValues) config() (analysis.Config, error) {
 		b = -b
 	}
 	cfg.JumpMinBackwardNS = int64(b * 1e9)
+	if !(v.maxAge > 0) {
+		return cfg, fmt.Errorf("--max-age %g: must be > 0", v.maxAge)
+	}
+	cfg.MaxAgeNS = int64(v.maxAge * 1e9)
 	for _, k := range v.failOn {
 		if !contains(failOnKinds, k) {
 			return cfg, fmt.Errorf("--fail-on %q: want some of %s", k, strings.Join(failOnKinds, ","))

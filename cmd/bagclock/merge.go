@@ -34,7 +34,7 @@ func setupMerge(fs *pflag.FlagSet) func(*env, []string) int {
 	out := fs.StringP("out", "o", "", "output directory for the merged index (required; --output is the same flag)")
 	alias(fs, "output", "out")
 	var failOn []string
-	fs.StringSliceVar(&failOn, "fail-on", nil, "exit 1 when any bag had any of these: drop, clock-mismatch, jump, zero-stamp, skew, damage, tf-tree (comma-separated)")
+	fs.StringSliceVar(&failOn, "fail-on", nil, "exit 1 when any bag had any of these: "+strings.Join(failOnKinds, ", ")+" (comma-separated)")
 	return func(e *env, args []string) int {
 		if *out == "" || len(args) == 0 {
 			fmt.Fprintf(e.stderr, "bagclock merge: need --out DIR and at least one SCAN_OUT\nRun 'bagclock merge --help' for usage.\n")
