@@ -294,7 +294,10 @@ func stepSentence(s *ClockStep) string {
 		dir = "forward"
 	}
 	with := ""
-	if len(s.Stepped) > 0 {
+	switch {
+	case len(s.Stepped) > 0 && s.Kind == "forward" && !s.Confirmed:
+		with = fmt.Sprintf("; the stamps of %s jump with it", joinNames(s.Stepped))
+	case len(s.Stepped) > 0:
 		with = fmt.Sprintf("; the system-time stamps of %s stepped with it", joinNames(s.Stepped))
 	}
 	if len(s.Unstepped) > 0 {

@@ -64,6 +64,7 @@ func (a *analyzer) verdict() Verdict {
 		if best == nil {
 			p := a.pairs[0]
 			v.Sentence = fmt.Sprintf("%s is in the target frame '%s' already (frame_id '%s'): no transform to check; choose another target (--target-frame).", p.topic, p.target, p.frame)
+			a.timeLead(&v, false)
 			a.jumpEvidence(&v)
 			return v
 		}

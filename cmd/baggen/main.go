@@ -39,6 +39,8 @@ Usage:
   baggen --sensor-bench [--duration D] [-o DIR]
                                         camera + 3D-lidar benchmark bags (mcap, db3), 11 s
                                         (about 2.2 GB each) unless --duration; reused if present
+  baggen --time-case NAME [--storage mcap|sqlite3] -o DIR
+                                        a case of the time checks (see --list)
   baggen --list                         case names and what they model
 
 Flags:
@@ -53,6 +55,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	var (
 		caseName    = fs.String("case", "", "scenario to write (see --list)")
+		timeCase    = fs.String("time-case", "", "time-check scenario to write (see --list)")
 		all         = fs.Bool("all", false, "write every case in both storage formats")
 		samples     = fs.String("samples", "", "write the committed sample set into this directory")
 		large       = fs.Bool("large", false, "write the ~120 MB benchmark bags")
@@ -94,13 +97,13 @@ func run(args []string, stdout, stderr io.Writer) int {
 		SplitEvery: *split, Crash: *crash, TruncateTail: *truncate, WALTail: *walTail, MetadataVersion: *metaVer,
 	}
 	modes := 0
-	for _, on := range []bool{*caseName != "", *all, *samples != "", *large, *huge, *sensorBench, *list} {
+	for _, on := range []bool{*caseName != "", *timeCase != "", *all, *samples != "", *large, *huge, *sensorBench, *list} {
 		if on {
 			modes++
 		}
 	}
 	if modes != 1 {
-		fmt.Fprintln(stderr, "baggen: give exactly one of --case, --all, --samples, --large, --huge, --sensor-bench, --list")
+		fmt.Fprintln(stderr, "baggen: give exactly one of --case, --time-case, --all, --samples, --large, --huge, --sensor-bench, --list")
 		fs.Usage()
 		return 2
 	}
@@ -108,6 +111,17 @@ func run(args []string, stdout, stderr io.Writer) int {
 	switch {
 	case *list:
 		listCases(stdout)
+	case *timeCase != "":
+		if *out == "" {
+			return usageError(stderr, "--time-case needs -o DIR (the bag directory to create)")
+		}
+		c, terr := scenario.GetTimeCase(*timeCase)
+		if terr != nil {
+			return usageError(stderr, terr.Error())
+		}
+		if _, err = scenario.WriteTimeCase(*out, c, opts); err == nil {
+			fmt.Fprintf(stdout, "%s: time case %s, %.0f s\n", *out, c.Name, c.DurS)
+		}
 	case *samples != "":
 		err = scenario.WriteSamples(*samples)
 		if err == nil {
@@ -238,5 +252,9 @@ func listCases(w io.Writer) {
 		}
 		fmt.Fprintf(w, "%-20s laser %-6s tf %-6s %s, %s; expect %s, %d backward jumps, %d zero-stamp scans%s\n",
 			name, s.Laser.Clock, s.TF.Clock, s.Duration, clock, tr.Class, tr.BackwardJumps, tr.ZeroStampScans, tree)
+	}
+	fmt.Fprintln(w, "time cases (--time-case):")
+	for _, c := range scenario.TimeCases() {
+		fmt.Fprintf(w, "  %s\n", c.Name)
 	}
 }
