@@ -55,7 +55,8 @@ type TopicAge struct {
 	// Kind: "stale" (ShareOverMax ≥ 5 %), "constant_offset" (a steady age
 	// of 50 ms to 1 s: the stamp is taken a fixed time before the message
 	// is published), "clock_offset" (the age is an offset between two
-	// machines' clocks, reported by the skew table), or "ok".
+	// machines' clocks, reported by the skew table, or follows a jump of
+	// /clock away from the stamps), or "ok".
 	Kind string `json:"kind"`
 	// Sentence explains a kind other than "ok".
 	Sentence string `json:"sentence,omitempty"`
@@ -170,6 +171,12 @@ func (c *ageCheck) finish(a *analyzer) {
 		switch {
 		case offsets[ts.name] && ag.Reference == "record_time":
 			ag.Kind = AgeClockOffset
+		case ag.Reference != "record_time" && r.Counts.ClockJumps > 0 && ag.ShareOverMax >= staleShare:
+			// /clock jumped away from the topic's stamps: the age against it
+			// is that jump, not data the publisher let go stale.
+			ag.Kind = AgeClockOffset
+			ag.Sentence = fmt.Sprintf("%s: %.0f%% of its messages are older than %s against /clock (max %s), but /clock jumped %d time(s): the age follows the jump, not the data.",
+				ts.name, 100*ag.ShareOverMax, fmtS(ag.MaxAgeS), fmtS(ag.MaxS), r.Counts.ClockJumps)
 		case ag.ShareOverMax >= staleShare && ag.Count >= minStaleMsgs:
 			ag.Kind = AgeStale
 			ag.Sentence = fmt.Sprintf("%s is often stale: %.0f%% of its messages are older than %s when recorded (median age %s, p95 %s, max %s); consumers that drop data older than %s lose them.",

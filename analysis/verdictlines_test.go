@@ -61,7 +61,7 @@ func TestVerdictLines(t *testing.T) {
 		{"one of two topics on system time", dyn, []genScan{{"/a", "laser", simStamp}, {"/b", "laser", sys}}, simClock, Config{},
 			"The laser driver publishes /b with system time while tf follows /clock: set use_sim_time:=true on the node publishing /b.", nil, nil},
 		{"two topics stamped 0", dyn, []genScan{{"/a", "laser", zero}, {"/b", "laser", zero}}, simClock, Config{},
-			"/a and /b are stamped 0 (160 messages): their drivers use sim time but published before they received /clock; tf2 pairs those messages with the latest pose.",
+			"/a and /b are stamped 0 (160 messages): their drivers use sim time but never received /clock; tf2 pairs those messages with the latest pose.",
 			[]string{"0 of them arrived before the first /clock; cost (pose at the real time vs latest pose) over 160 scans: median 0.000 m / 0.00°, max 0.000 m / 0.00°."}, nil},
 		{"two topics on one clock", dyn, []genScan{{"/a", "laser", simStamp}, {"/b", "laser", simStamp}}, simClock, Config{},
 			"/a, /b and tf are on the same clock (median 10.0 ms apart) and no scan is dropped by the rviz-laserscan filter: no clock problem in this bag.", nil, nil},
