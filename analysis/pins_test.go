@@ -120,6 +120,7 @@ type genLink struct {
 	everyTicks    int64 // publication period in 10 ms ticks (default 2)
 	jumpAt        int64 // from this tick on (0: never) the stamps are shifted by jumpNS
 	jumpNS        int64
+	fromTick      int64 // first tick published (dynamic links)
 }
 
 // genScan is one scan topic of a generated bag; stamp maps (tick, sim time,
@@ -180,7 +181,7 @@ func genBag(t *testing.T, links []genLink, scans []genScan, clock func(i, sim in
 			if every == 0 {
 				every = 2
 			}
-			if !l.static && i%every == 0 && sim-l.ageNS > 0 {
+			if !l.static && i%every == 0 && i >= l.fromTick && sim-l.ageNS > 0 {
 				stamp := sim - l.ageNS
 				if l.jumpAt > 0 && i >= l.jumpAt {
 					stamp += l.jumpNS
