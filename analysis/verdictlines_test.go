@@ -18,6 +18,7 @@ func TestVerdictLines(t *testing.T) {
 	rate := func(stepNS int64) func(i, sim int64) (int64, bool) {
 		return func(i, _ int64) (int64, bool) { return simStartNS + i*stepNS, true }
 	}
+	exact := []genLink{{parent: "odom", child: "base_link", everyTicks: 1}, {parent: "base_link", child: "laser", static: true}}
 	same := "/scan and tf are on the same clock (median 10.0 ms apart) and no scan is dropped by the rviz-laserscan filter: no clock problem in this bag."
 	const rateLine = "/clock runs at"
 	for _, tc := range []struct {
@@ -76,9 +77,29 @@ func TestVerdictLines(t *testing.T) {
 		{"static link on the dynamic links' clock", dyn, scan, simClock, Config{}, same, nil, []string{"Static link"}},
 		{"no sensor topic", dyn, nil, simClock, Config{},
 			"No sensor messages (LaserScan, PointCloud2, Image, Imu, Range, Odometry, ...) in this bag: there is nothing to check per message.", nil, nil},
+		// tf at every tick with no lag: the diff is the scans' offset exactly.
+		{"skew exactly the cache time behind", exact, []genScan{{"/scan", "laser", func(_, sim, _ int64) int64 { return sim - 10e9 }}}, simClock, Config{},
+			"/scan and tf (odom->base_link) are -10.000 s apart on the same clock: the machines' clocks are out of sync; synchronise them (chrony/NTP).",
+			[]string{"Within the cache time (10 s) tf2 still finds a transform for scans that lag tf; scans ahead of tf wait."}, []string{"matters"}},
+		{"skew 1 ms more than the cache time behind", exact, []genScan{{"/scan", "laser", func(_, sim, _ int64) int64 { return sim - 10e9 - 1e6 }}}, simClock, Config{},
+			"/scan and tf (odom->base_link) are -10.001 s apart on the same clock: the machines' clocks are out of sync; synchronise them (chrony/NTP).",
+			[]string{"The offset matters to tf2: the cache is 10 s; scans behind by more than that are dropped at once, scans ahead wait and overflow the queue."}, []string{"Within"}},
+		// No /clock; scans 2.5 s and tf 3 s behind the recorder's clock:
+		// constant offsets, and the scans wait for tf half a second ahead.
+		{"constant offsets, drops on the same clock", []genLink{{parent: "odom", child: "base_link", ageNS: simStartNS - sysStartNS + 3e9}, {parent: "base_link", child: "laser", static: true}},
+			[]genScan{{"/scan", "laser", func(_, _, sys int64) int64 { return sys - 2.5e9 }}}, nil, Config{},
+			"/scan and tf are on the same clock (500.0 ms apart), yet 35 scans were dropped: not a clock problem; look at the tf tree, the frame names and the queue size.",
+			[]string{
+				"/scan: record time − stamp is a constant 2.501 s (p95 2.501 s): the recorder's clock and the publisher's differ (check chrony).",
+				"/tf odom->base_link: record time − stamp is a constant 3.001 s (p95 3.001 s): the recorder's clock and the publisher's differ (check chrony).",
+			}, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			rep, _ := analyzeGen(t, genBag(t, tc.links, tc.scans, tc.clock, 400), tc.cfg)
+			n := int64(400)
+			if strings.HasPrefix(tc.name, "skew") {
+				n = 1600 // 16 s: tf older than the 10 s cache exists
+			}
+			rep, _ := analyzeGen(t, genBag(t, tc.links, tc.scans, tc.clock, n), tc.cfg)
 			v := rep.Verdict
 			if v.Sentence != tc.sentence {
 				t.Errorf("verdict\n got %q\nwant %q", v.Sentence, tc.sentence)
@@ -92,7 +113,7 @@ func TestVerdictLines(t *testing.T) {
 					t.Errorf("no evidence line %q in\n%s", want, strings.Join(v.Evidence, "\n"))
 				}
 			}
-			for _, bad := range tc.absent {
+			for _, bad := range append(tc.absent, "/rosout recorded") { // no /rosout in these bags
 				for _, e := range v.Evidence {
 					if strings.Contains(e, bad) {
 						t.Errorf("evidence line %q holds %q", e, bad)
