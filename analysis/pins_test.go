@@ -121,6 +121,7 @@ type genLink struct {
 	jumpAt        int64 // from this tick on (0: never) the stamps are shifted by jumpNS
 	jumpNS        int64
 	fromTick      int64 // first tick published (dynamic links)
+	toTick        int64 // no publication from this tick on (0: to the end)
 }
 
 // genScan is one scan topic of a generated bag; stamp maps (tick, sim time,
@@ -181,7 +182,7 @@ func genBag(t *testing.T, links []genLink, scans []genScan, clock func(i, sim in
 			if every == 0 {
 				every = 2
 			}
-			if !l.static && i%every == 0 && i >= l.fromTick && sim-l.ageNS > 0 {
+			if !l.static && i%every == 0 && i >= l.fromTick && (l.toTick == 0 || i < l.toTick) && sim-l.ageNS > 0 {
 				stamp := sim - l.ageNS
 				if l.jumpAt > 0 && i >= l.jumpAt {
 					stamp += l.jumpNS

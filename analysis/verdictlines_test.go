@@ -19,6 +19,8 @@ func TestVerdictLines(t *testing.T) {
 		return func(i, _ int64) (int64, bool) { return simStartNS + i*stepNS, true }
 	}
 	exact := []genLink{{parent: "odom", child: "base_link", everyTicks: 1}, {parent: "base_link", child: "laser", static: true}}
+	mapSystem := append([]genLink{{parent: "map", child: "odom", ageNS: simStartNS - sysStartNS}}, dyn...)
+	mapSentence := "tf links map->odom on /tf are stamped on system time (near 1.79e+09 s) while the rest of the tree (1 dynamic link) and /clock are on sim time (near 123.970 s): the node publishing them on /tf is on the wrong clock (set use_sim_time:=true on it); tf2 cannot look up across the two."
 	same := "/scan and tf are on the same clock (median 10.0 ms apart) and no scan is dropped by the rviz-laserscan filter: no clock problem in this bag."
 	const rateLine = "/clock runs at"
 	for _, tc := range []struct {
@@ -93,6 +95,17 @@ func TestVerdictLines(t *testing.T) {
 				"/scan: record time − stamp is a constant 2.501 s (p95 2.501 s): the recorder's clock and the publisher's differ (check chrony).",
 				"/tf odom->base_link: record time − stamp is a constant 3.001 s (p95 3.001 s): the recorder's clock and the publisher's differ (check chrony).",
 			}, nil},
+		{"skew ahead without drops (queue 100)", exact, []genScan{{"/scan", "laser", func(_, sim, _ int64) int64 { return sim + 1.5e9 }}}, simClock, Config{QueueSize: 100, SetQueueSize: true},
+			"/scan and tf (odom->base_link) are 1.500 s apart on the same clock: the machines' clocks are out of sync; synchronise them (chrony/NTP).",
+			[]string{"rviz-laserscan filter (queue 100, cache 10 s): 290 passed_after_wait, 30 pending_at_end.", "Within the cache time (10 s) tf2 still finds a transform for scans that lag tf; scans ahead of tf wait."}, []string{"matters"}},
+		// map->odom on system time, off the scans' path to odom: the tf
+		// tree's finding leads when the rows are healthy, and is evidence
+		// when they are not.
+		{"tf tree finding leads healthy rows", mapSystem, scan, simClock, Config{}, mapSentence,
+			[]string{"Sensor topics: " + same, "map->odom on /tf: 200 transforms stamped 1.79e+09 s .. 1.79e+09 s."}, nil},
+		{"tf tree finding beside skewed rows", mapSystem, []genScan{{"/scan", "laser", func(_, sim, _ int64) int64 { return sim + 2.5e9 }}}, simClock, Config{},
+			"/scan and tf (odom->base_link) are 2.510 s apart on the same clock: the machines' clocks are out of sync; synchronise them (chrony/NTP).",
+			[]string{"tf tree: " + mapSentence}, []string{"Sensor topics"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			n := int64(400)
