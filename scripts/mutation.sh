@@ -3,6 +3,7 @@
 #
 #   scripts/mutation.sh cdr                       # every file of ./cdr
 #   scripts/mutation.sh analysis verdict.go rows.go   # only these files
+#   scripts/mutation.sh analysis rows.go:166-222      # only these lines
 #
 # With file names, the package is copied to a scratch tree whose own git
 # repository holds those files empty, so `gremlins --diff HEAD` mutates
@@ -33,8 +34,17 @@ git ls-files -z --cached --others --exclude-standard | xargs -0 cp --parents -t 
 cd "$scratch/$pkg"
 git init -q .
 keep=$(mktemp -d)
-for f in "$@"; do mkdir -p "$keep/$(dirname "$f")" && mv "$f" "$keep/$f" && : >"$f"; done
+for arg in "$@"; do
+	f=${arg%%:*}
+	mkdir -p "$keep/$(dirname "$f")" && cp "$f" "$keep/$f"
+	if [ "$f" = "$arg" ]; then
+		: >"$f" # the whole file
+	else
+		range=${arg#*:} # FILE:FROM-TO: only these lines (blank in the base)
+		sed -i "${range%-*},${range#*-}s/.*//" "$f"
+	fi
+done
 git add -A . && git -c user.name=mutation -c user.email=mutation@localhost commit -qm base
-for f in "$@"; do mv "$keep/$f" "$f"; done
+for arg in "$@"; do f=${arg%%:*}; cp "$keep/$f" "$f"; done
 rm -rf "$keep"
 "$gremlins" "${flags[@]}" --diff HEAD "$PWD" | tee "$out/$name.log"
