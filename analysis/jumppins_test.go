@@ -133,3 +133,27 @@ func TestClockCountsBeyondCaps(t *testing.T) {
 		}
 	})
 }
+
+// The forward threshold of header-stamp jumps follows the median positive
+// step of the series: scans whose stamps advance 250 ms every fifth scan
+// (four repeats between) have a 2.5 s threshold, so a 2.25 s step is no
+// jump; a 2.5 s step is.
+func TestStampJumpTickMedian(t *testing.T) {
+	links := []genLink{{parent: "odom", child: "base_link", ageNS: 10e6}, {parent: "base_link", child: "laser", static: true}}
+	for _, tc := range []struct {
+		extra int64 // added from tick 300 on
+		jumps int
+	}{{2e9, 0}, {2.25e9, 1}} {
+		stamp := func(i, sim, _ int64) int64 {
+			s := sim - (sim-simStartNS)%250e6
+			if i >= 300 { // 3 s in: 12 steps of 250 ms seen
+				s += tc.extra
+			}
+			return s
+		}
+		rep, _ := analyzeGen(t, genBag(t, links, []genScan{{"/scan", "laser", stamp}}, nil, 400), Config{})
+		if rep.Counts.StampJumps != tc.jumps {
+			t.Errorf("step of %d ns + 250 ms: %d stamp jumps %+v, want %d", tc.extra, rep.Counts.StampJumps, rep.StampJumps, tc.jumps)
+		}
+	}
+}
