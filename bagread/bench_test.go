@@ -150,7 +150,7 @@ func BenchmarkMCAP(b *testing.B) {
 		dec, _ := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1))
 		defer dec.Close()
 		for b.Loop() {
-			rr, _ := newRecReader(zst, false, 1<<30)
+			rr, _ := newRecReader(&mcapHandle{path: zst, limit: 1 << 30})
 			rr.magic()
 			var buf, out []byte
 			for {

@@ -4,7 +4,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"os"
 	"sort"
 
 	"github.com/foxglove/mcap/go/mcap"
@@ -94,7 +93,8 @@ type mcapHandle struct {
 	compressed bool
 	limit      int64
 	info       *mcapInfo
-	sequential bool // Options.Sequential: no chunk read-ahead
+	sequential bool     // Options.Sequential: no chunk read-ahead
+	mem        *memFile // the bytes, when in memory; nil: read path
 }
 
 func (h *mcapHandle) close() error { return nil }
@@ -102,11 +102,17 @@ func (h *mcapHandle) close() error { return nil }
 // openMCAP reads the summary of an intact file, or scans the whole file
 // when the summary is missing, unusable or unreachable (.mcap.zstd).
 func (b *Bag) openMCAP(path string, compressed bool) (*opened, error) {
-	h := &mcapHandle{path: path, compressed: compressed, limit: b.limit(), sequential: b.opts.Sequential}
+	return b.openMCAPFrom(path, nil, compressed)
+}
+
+// openMCAPFrom is openMCAP on the file at path or, when mem is not nil,
+// on bytes in memory.
+func (b *Bag) openMCAPFrom(path string, mem *memFile, compressed bool) (*opened, error) {
+	h := &mcapHandle{path: path, compressed: compressed, limit: b.limit(), sequential: b.opts.Sequential, mem: mem}
 	var info *mcapInfo
 	var sumErr error
 	if !compressed {
-		info, sumErr = readSummary(path, h.limit)
+		info, sumErr = readSummary(h)
 		if sumErr != nil {
 			info = nil // fall back to a scan, which says what is wrong
 		}
@@ -140,17 +146,13 @@ func (b *Bag) openMCAP(path string, compressed bool) (*opened, error) {
 // readSummary reads footer and summary section: schemas, channels,
 // statistics and chunk indexes. Any doubt returns an error and the caller
 // scans instead.
-func readSummary(path string, limit int64) (*mcapInfo, error) {
-	f, err := os.Open(path)
+func readSummary(h *mcapHandle) (*mcapInfo, error) {
+	path, limit := h.path, h.limit
+	f, size, c, err := h.source()
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	size := st.Size()
+	defer c.Close()
 	if size < 8+9+footerLen {
 		return nil, errors.New("too short for a footer")
 	}

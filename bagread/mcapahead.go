@@ -4,7 +4,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"os"
+	"io"
 	"sort"
 )
 
@@ -20,7 +20,8 @@ import (
 // with its usual errors. Memory: aheadDepth chunks in flight, each at most
 // aheadMaxChunk.
 type chunkAhead struct {
-	f       *os.File
+	f       io.ReaderAt
+	c       io.Closer
 	offsets []int64 // chunk records in file order
 	next    int     // index in offsets of the next chunk to queue
 	limit   int64
@@ -54,11 +55,11 @@ type aheadChunk struct {
 // newChunkAhead prepares read-ahead over the chunks of h not in skip; nil
 // when the file cannot be opened a second time (the stream reads alone).
 func newChunkAhead(h *mcapHandle, skip map[int64]bool) *chunkAhead {
-	f, err := os.Open(h.path)
+	f, _, c, err := h.source()
 	if err != nil {
 		return nil
 	}
-	a := &chunkAhead{f: f, limit: h.limit}
+	a := &chunkAhead{f: f, c: c, limit: h.limit}
 	for _, c := range h.info.chunks {
 		if !skip[c.offset] {
 			a.offsets = append(a.offsets, c.offset)
@@ -95,7 +96,7 @@ func (a *chunkAhead) startAfter(off int64, buf []byte) {
 }
 
 // fetch reads and decompresses the chunk record at sl.off into dst.
-func (sl *aheadSlot) fetch(f *os.File, limit int64, dst []byte) aheadChunk {
+func (sl *aheadSlot) fetch(f io.ReaderAt, limit int64, dst []byte) aheadChunk {
 	var head [9]byte
 	if _, err := f.ReadAt(head[:], sl.off); err != nil {
 		return aheadChunk{recs: dst, err: err}
@@ -168,5 +169,5 @@ func (a *chunkAhead) close() {
 	for _, sl := range a.idle {
 		sl.dec.close()
 	}
-	a.f.Close()
+	a.c.Close()
 }

@@ -5,7 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/crc32"
-	"os"
+	"io"
 )
 
 // MCAP integrity checks. The format stores CRC32s (IEEE) of each chunk's
@@ -67,7 +67,7 @@ func (s *mcapStream) chunkCRCProblem(start int64, recs []byte, err error) {
 // summaryCRC reads the summary offset section (from end, where the
 // summary records read into sum stop, to the footer) and checks the
 // summary CRC.
-func summaryCRC(f *os.File, sum []byte, end uint64, size int64, footer []byte) error {
+func summaryCRC(f io.ReaderAt, sum []byte, end uint64, size int64, footer []byte) error {
 	if binary.LittleEndian.Uint32(footer[25:]) == 0 {
 		return nil
 	}

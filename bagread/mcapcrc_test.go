@@ -22,7 +22,7 @@ func TestChunkCRC(t *testing.T) {
 			dir := t.TempDir()
 			p := filepath.Join(dir, "ok.mcap")
 			writeBigMCAP(t, p, true, comp, msgs)
-			info, err := readSummary(p, DefaultMaxRecordBytes)
+			info, err := readSummary(&mcapHandle{path: p, limit: DefaultMaxRecordBytes})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -26,11 +26,11 @@ func (h *mcapHandle) openPrefix(fileIndex int, sel selection, order Order, px *p
 	if !h.compressed {
 		// After each seek past a payload the reader refills its buffer:
 		// a smaller one reads less of what is then skipped again.
-		if _, err := s.rr.f.Seek(s.rr.off, io.SeekStart); err != nil {
+		if _, err := s.rr.sec.Seek(s.rr.off, io.SeekStart); err != nil {
 			s.close()
 			return nil, err
 		}
-		s.rr.r = bufio.NewReaderSize(s.rr.f, prefixReadBuffer)
+		s.rr.r = bufio.NewReaderSize(s.rr.sec, prefixReadBuffer)
 	}
 	return s, nil
 }

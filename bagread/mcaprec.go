@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/klauspost/compress/zstd"
 )
@@ -29,7 +28,9 @@ const (
 // error can say where. It replaces the library's linear reader, which is
 // slow and cannot be bounded or located.
 type recReader struct {
-	f     *os.File
+	src   io.ReaderAt       // random access (prefix reads, re-reads)
+	sec   *io.SectionReader // sequential reads and seeks over src
+	c     io.Closer
 	zdec  *zstd.Decoder // non-nil for .mcap.zstd (then no seeking)
 	r     *bufio.Reader
 	off   int64
@@ -38,28 +39,24 @@ type recReader struct {
 	hdr   [9]byte
 }
 
-func newRecReader(path string, compressed bool, limit int64) (*recReader, error) {
-	f, err := os.Open(path)
+func newRecReader(h *mcapHandle) (*recReader, error) {
+	src, size, c, err := h.source()
 	if err != nil {
 		return nil, err
 	}
-	rr := &recReader{f: f, size: -1, limit: limit}
-	if compressed {
-		d, err := newStreamDecoder(f, limit)
+	sec := io.NewSectionReader(src, 0, size)
+	rr := &recReader{src: src, sec: sec, c: c, size: -1, limit: h.limit}
+	if h.compressed {
+		d, err := newStreamDecoder(sec, h.limit)
 		if err != nil {
-			f.Close()
+			c.Close()
 			return nil, err
 		}
 		rr.zdec = d
 		rr.r = bufio.NewReaderSize(d, 64<<10)
 	} else {
-		st, err := f.Stat()
-		if err != nil {
-			f.Close()
-			return nil, err
-		}
-		rr.size = st.Size()
-		rr.r = bufio.NewReaderSize(f, 64<<10)
+		rr.size = size
+		rr.r = bufio.NewReaderSize(sec, 64<<10)
 	}
 	return rr, nil
 }
@@ -68,7 +65,7 @@ func (rr *recReader) close() error {
 	if rr.zdec != nil {
 		rr.zdec.Close()
 	}
-	return rr.f.Close()
+	return rr.c.Close()
 }
 
 // magic consumes and checks the leading magic.
@@ -156,10 +153,10 @@ func (rr *recReader) seekTo(off int64) error {
 	if rr.zdec != nil {
 		return errors.New("cannot seek in a zstd-compressed MCAP stream")
 	}
-	if _, err := rr.f.Seek(off, io.SeekStart); err != nil {
+	if _, err := rr.sec.Seek(off, io.SeekStart); err != nil {
 		return err
 	}
-	rr.r.Reset(rr.f)
+	rr.r.Reset(rr.sec)
 	rr.off = off
 	return nil
 }

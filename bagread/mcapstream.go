@@ -48,7 +48,7 @@ type mcapStream struct {
 }
 
 func newMCAPStream(h *mcapHandle, fileIndex int, sel selection, scan bool) (*mcapStream, error) {
-	rr, err := newRecReader(h.path, h.compressed, h.limit)
+	rr, err := newRecReader(h)
 	if err != nil {
 		return nil, err
 	}
@@ -597,7 +597,7 @@ func (o *offsetSort) next() bool {
 		e := o.entries[o.i]
 		o.i++
 		var hdr [9]byte
-		if _, err := s.rr.f.ReadAt(hdr[:], e.pos); err != nil {
+		if _, err := s.rr.src.ReadAt(hdr[:], e.pos); err != nil {
 			s.problem(e.pos, fmt.Errorf("re-read MCAP message: %w", err))
 			continue
 		}
@@ -607,7 +607,7 @@ func (o *offsetSort) next() bool {
 			continue
 		}
 		o.buf = growLen(o.buf, int(n))
-		if _, err := s.rr.f.ReadAt(o.buf, e.pos+9); err != nil {
+		if _, err := s.rr.src.ReadAt(o.buf, e.pos+9); err != nil {
 			s.problem(e.pos, fmt.Errorf("re-read MCAP message: %w", err))
 			continue
 		}

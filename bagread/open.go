@@ -269,6 +269,11 @@ func sniff(path string, limit int64) (storage string, compressed bool, err error
 		return "", false, err
 	}
 	defer f.Close()
+	return sniffFrom(f, limit)
+}
+
+// sniffFrom is sniff on an opened file (read from its start).
+func sniffFrom(f io.ReadSeeker, limit int64) (storage string, compressed bool, err error) {
 	head := make([]byte, 16)
 	n, _ := io.ReadFull(f, head)
 	head = head[:n]
@@ -327,6 +332,12 @@ func (b *Bag) addFile(path string) error {
 	if st, err := os.Stat(path); err == nil {
 		o.file.Size = st.Size()
 	}
+	b.add(path, storage, compressed, o)
+	return nil
+}
+
+// add merges an opened storage file into the bag.
+func (b *Bag) add(path, storage string, compressed bool, o *opened) {
 	o.file.Path = path
 	o.file.Storage = storage
 	if compressed {
@@ -369,7 +380,6 @@ func (b *Bag) addFile(path string) error {
 			bt.DefinitionEncoding, bt.Definition = t.DefEncoding, t.Def
 		}
 	}
-	return nil
 }
 
 // finish computes bag totals and folds metadata.yaml's claims in.

@@ -333,7 +333,7 @@ func TestPrefixDamaged(t *testing.T) {
 	// both reads find the damage at the same place.
 	p := filepath.Join(dir, "src_.mcap")
 	data, _ := os.ReadFile(p)
-	info, err := readSummary(p, DefaultMaxRecordBytes)
+	info, err := readSummary(&mcapHandle{path: p, limit: DefaultMaxRecordBytes})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -91,7 +91,8 @@ type IndexPage struct {
 	Settings  []string // analysis settings, e.g. "consumer rviz", "queue size 10"
 	// Problems are folders or files discovery could not read.
 	Problems []string
-	// Notes are further remarks for the reader (an interrupted scan).
+	// Notes are remarks shown first, above the totals (an interrupted
+	// scan: how many bags were analysed and how to resume).
 	Notes []string
 }
 
@@ -116,9 +117,11 @@ type indexViewRow struct {
 
 // triage ranks a row for the default order: bags with findings first
 // (what needs a look), then damaged bags, then bags that could not be
-// read, then the rest.
+// read, then the rest, then bags an interrupted scan did not analyse.
 func triage(r archive.Row) (int, string) {
 	switch {
+	case r.Status == archive.StatusNotAnalysed:
+		return 4, "not_analysed"
 	case r.Status == archive.StatusError:
 		return 2, "error"
 	case len(r.Findings) > 0:
@@ -130,7 +133,8 @@ func triage(r archive.Row) (int, string) {
 }
 
 // IndexOrder sorts rows for triage: findings first (most drops first),
-// then damaged, then errors, then ok bags; by path within a group.
+// then damaged, then errors, then ok bags, then bags not analysed; by
+// path within a group.
 func IndexOrder(rows []archive.Row) []archive.Row {
 	out := append([]archive.Row(nil), rows...)
 	sort.SliceStable(out, func(i, j int) bool {
@@ -214,19 +218,20 @@ tr.findings td:first-child{box-shadow:inset 4px 0 #dc2626}
 tr.damaged td:first-child{box-shadow:inset 4px 0 #d97706}
 tr.error td:first-child{box-shadow:inset 4px 0 #64748b}
 .st{display:inline-block;border-radius:999px;padding:0 8px;font-size:12px;font-weight:600;color:#fff;white-space:nowrap}
-.st.ok{background:#16a34a}.st.damaged{background:#d97706}.st.error{background:#475569}
+.st.ok{background:#16a34a}.st.damaged{background:#d97706}.st.error{background:#475569}.st.not_analysed{background:#94a3b8}
+.interrupted{background:#fff7ed;border:2px solid #ea580c;border-radius:8px;padding:8px 12px;margin:10px 0;font-weight:600}
 .f{display:inline-block;border-radius:4px;padding:0 5px;margin:0 3px 2px 0;font-size:12px;background:#fee2e2;color:#991b1b;white-space:nowrap}
 .err{color:#b91c1c;overflow-wrap:anywhere}
 .muted{color:#94a3b8}
 </style></head><body><main>
 <h1>{{.Title}}</h1>
 <p class="meta">{{if .Version}}bagclock {{.Version}}{{end}}{{if .Generated}} · written {{.Generated}}{{end}}{{if .Settings}} · {{range $i, $s := .Settings}}{{if $i}}, {{end}}{{$s}}{{end}}{{end}}</p>
+{{range .Notes}}<p class="interrupted" role="alert">{{.}}</p>{{end}}
 <div class="tot" id="totals"><span><b>{{.Totals.Bags}}</b> bags</span><span><b>{{.Totals.WithFindings}}</b> with findings</span><span><b>{{.Totals.Damaged}}</b> damaged</span><span><b>{{.Totals.Errors}}</b> errors</span><span><b>{{.Clean}}</b> ok, no findings</span><span><b>{{.Totals.Drops}}</b> predicted drops</span><span><b>{{.Totals.ClockJumps}}</b> clock jumps</span><span><b>{{.Totals.ZeroStampScans}}</b> zero-stamp scans</span></div>
-<p class="meta">{{.Totals.Bags}} bags: {{.Totals.OK}} ok, {{.Totals.Damaged}} damaged, {{.Totals.Errors}} errors; {{.Totals.WithFindings}} with findings.</p>
-{{range .Notes}}<p class="problems">{{.}}</p>{{end}}
+<p class="meta">{{.Totals.Bags}} bags: {{.Totals.OK}} ok, {{.Totals.Damaged}} damaged, {{.Totals.Errors}} errors{{if .Totals.NotAnalysed}}, {{.Totals.NotAnalysed}} not analysed{{end}}; {{.Totals.WithFindings}} with findings.</p>
 {{if .Problems}}<div class="problems" id="discovery"><b>{{len .Problems}} discovery problem{{if gt (len .Problems) 1}}s{{end}}</b>: these folders or files were not searched for bags.<ul>{{range .Problems}}<li>{{.}}</li>{{end}}</ul></div>{{end}}
 <div class="controls"><input id="filter" type="search" placeholder="filter by path or verdict" aria-label="filter by path or verdict">
-<select id="status" aria-label="status"><option value="">all bags</option><option value="findings">with findings</option><option value="damaged">damaged</option><option value="error">errors</option><option value="ok">ok, no findings</option></select>
+<select id="status" aria-label="status"><option value="">all bags</option><option value="findings">with findings</option><option value="damaged">damaged</option><option value="error">errors</option><option value="ok">ok, no findings</option><option value="not_analysed">not analysed</option></select>
 <select id="kind" aria-label="finding class"><option value="">any finding class</option>{{range .Kinds}}<option value="{{.}}">{{.}}</option>{{end}}</select>
 <span id="shown"></span></div>
 <div class="wrap"><table id="bags"><thead><tr>

@@ -126,7 +126,7 @@ type Stat struct {
 // Error rows are never reused: a permission fixed since leaves size and
 // mtime as they were.
 func Reusable(old *Row, st Stat, configKey string, fingerprint func() (string, error)) (bool, string) {
-	if old == nil || old.Status == StatusError || old.Fingerprint == "" ||
+	if old == nil || old.Status == StatusError || old.Status == StatusNotAnalysed || old.Fingerprint == "" ||
 		old.ConfigKey != configKey || old.SizeBytes != st.SizeBytes || old.ModTimeNS != st.ModTimeNS {
 		return false, ""
 	}
@@ -226,8 +226,8 @@ type Conflict struct {
 // Merge combines indexes (each already reduced to one row per path, e.g.
 // from shards) into one sorted index. A path in several inputs with equal
 // rows is kept once; with different rows the choice is deterministic: an
-// analysed row over an error row, then the newer mtime, then the earlier
-// input. Such paths are returned as conflicts.
+// analysed row over an error row over a not-analysed one (an interrupted
+// shard), then the newer mtime, then the earlier input. Such paths are returned as conflicts.
 func Merge(indexes ...[]Row) ([]Row, []Conflict) {
 	type pick struct {
 		row    Row
@@ -267,10 +267,21 @@ func Merge(indexes ...[]Row) ([]Row, []Conflict) {
 }
 
 func better(a, b Row) bool {
-	if (a.Status == StatusError) != (b.Status == StatusError) {
-		return b.Status == StatusError
+	if ra, rb := statusRank(a.Status), statusRank(b.Status); ra != rb {
+		return ra > rb
 	}
 	return a.ModTimeNS > b.ModTimeNS
+}
+
+// statusRank orders rows for Merge: analysed over error over not analysed.
+func statusRank(status string) int {
+	switch status {
+	case StatusNotAnalysed:
+		return 0
+	case StatusError:
+		return 1
+	}
+	return 2
 }
 
 func sameRow(a, b Row) bool {

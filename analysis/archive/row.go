@@ -16,6 +16,10 @@ const (
 	StatusOK      = "ok"      // analysed, bag intact
 	StatusDamaged = "damaged" // analysed, but the bag was cut or messages were skipped
 	StatusError   = "error"   // could not be analysed; Error says why
+	// StatusNotAnalysed is a bag the scan discovered but was interrupted
+	// before it analysed; Error says how to resume. Such a row is never
+	// reused: the next run analyses the bag.
+	StatusNotAnalysed = "not_analysed"
 )
 
 // ClassColumns are the classes counted per bag, in index column order.
@@ -157,6 +161,13 @@ func ErrorRow(row Row, err error) Row {
 	return out
 }
 
+// NotAnalysedRow is the row of a discovered bag an interrupted scan did
+// not analyse: its identity columns, StatusNotAnalysed and why in Error.
+func NotAnalysedRow(row Row, why string) Row {
+	return Row{Path: row.Path, Rel: row.Rel, SizeBytes: row.SizeBytes, ModTimeNS: row.ModTimeNS,
+		ConfigKey: row.ConfigKey, Storage: row.Storage, Status: StatusNotAnalysed, Error: why}
+}
+
 // HasFinding reports whether the row's bag had any finding named in kinds
 // (the --fail-on categories).
 func (r Row) HasFinding(kinds []string) bool {
@@ -181,6 +192,8 @@ func copyCounts(m map[string]int) map[string]int {
 // Totals summarise an index for the summary line and the index page.
 type Totals struct {
 	Bags, OK, Damaged, Errors int
+	// NotAnalysed counts bags an interrupted scan did not reach.
+	NotAnalysed int
 	// WithFindings counts bags with at least one finding; Drops, ClockJumps
 	// and ZeroStampScans are sums over all bags.
 	WithFindings   int
@@ -200,6 +213,8 @@ func Summarize(rows []Row) Totals {
 			t.OK++
 		case StatusDamaged:
 			t.Damaged++
+		case StatusNotAnalysed:
+			t.NotAnalysed++
 		default:
 			t.Errors++
 		}

@@ -102,7 +102,8 @@ func runMerge(e *env, out string, inputs []string, failOn []string) int {
 			}
 		}
 	}
-	if err := writeIndex(out, rows, indexPage("bagclock index merged from "+strings.Join(inputs, ", "), nil)); err != nil {
+	written, err := writeIndex(out, rows, indexPage("bagclock index merged from "+strings.Join(inputs, ", "), nil))
+	if err != nil {
 		logf("%v", err)
 		failed = true
 	}
@@ -113,8 +114,12 @@ func runMerge(e *env, out string, inputs []string, failOn []string) int {
 			findings++
 		}
 	}
-	fmt.Fprintf(e.stderr, "bagclock merge: %d inputs, %d bags: %d ok, %d damaged, %d errors, %d with findings; %d conflicts; index in %s\n",
-		len(inputs), t.Bags, t.OK, t.Damaged, t.Errors, t.WithFindings, len(conflicts), filepath.Join(out, "index.html"))
+	notAnalysed := ""
+	if t.NotAnalysed > 0 {
+		notAnalysed = fmt.Sprintf(", %d not analysed (an interrupted scan; rerun it and merge again)", t.NotAnalysed)
+	}
+	fmt.Fprintf(e.stderr, "bagclock merge: %d inputs, %d bags: %d ok, %d damaged, %d errors%s, %d with findings; %d conflicts; %s\n",
+		len(inputs), t.Bags, t.OK, t.Damaged, t.Errors, notAnalysed, t.WithFindings, len(conflicts), written)
 	switch {
 	case failed || t.Errors > 0:
 		return exitFailure

@@ -268,16 +268,23 @@ collect:
 		logf("%v", err)
 	}
 
-	rows := archive.Compose(old, fresh, scope)
+	interrupted := ctx.Err() != nil
 	page := indexPage("bagclock scan of "+strings.Join(roots, ", "), settingsOf(o.cfg))
+	var stop interruption
+	if interrupted {
+		stop = markUnfinished(jobs, old, fresh, configKey)
+		page.Notes = append(page.Notes, stop.note())
+		logf("%s", stop.note())
+	}
+	rows := archive.Compose(old, fresh, scope)
 	for _, p := range found.Problems {
 		page.Problems = append(page.Problems, p.Error())
 	}
-	if err := writeIndex(o.out, rows, page); err != nil {
+	written, err := writeIndex(o.out, rows, page)
+	if err != nil {
 		writeErrs++
 		logf("%v", err)
 	}
-	interrupted := ctx.Err() != nil
 	if !interrupted {
 		pruneReports(o.out, rows, logf)
 	}
@@ -301,15 +308,62 @@ collect:
 	if t.Errors > 0 || writeErrs > 0 || interrupted || (len(found.Problems) > 0 && len(jobs) == 0) {
 		code = exitFailure
 	}
-	state := ""
+	state, notAnalysed := "", ""
 	if interrupted {
-		state = fmt.Sprintf(", INTERRUPTED with %d of %d bags done (rerun to resume)", analysed+reused, len(jobs))
+		state = fmt.Sprintf(", INTERRUPTED with %d of %d bags done (rerun to resume)", stop.done, stop.total)
+		notAnalysed = fmt.Sprintf(", %d not analysed", t.NotAnalysed)
 	}
-	fmt.Fprintf(e.stderr, "bagclock scan: %d bags (%d analysed, %d unchanged): %d ok, %d damaged, %d errors, %d with findings, %d predicted drops, %d clock jumps, %d zero-stamp scans; %d discovery problems; %s in %s%s; index in %s\n",
-		len(jobs), analysed, reused, t.OK, t.Damaged, t.Errors, t.WithFindings, t.Drops, t.ClockJumps, t.ZeroStampScans,
+	fmt.Fprintf(e.stderr, "bagclock scan: %d bags (%d analysed, %d unchanged): %d ok, %d damaged, %d errors%s, %d with findings, %d predicted drops, %d clock jumps, %d zero-stamp scans; %d discovery problems; %s in %s%s; %s\n",
+		len(jobs), analysed, reused, t.OK, t.Damaged, t.Errors, notAnalysed, t.WithFindings, t.Drops, t.ClockJumps, t.ZeroStampScans,
 		len(found.Problems), humanSize(totalBytes), time.Since(start).Round(time.Millisecond), state,
-		filepath.Join(o.out, "index.html"))
+		written)
 	return code
+}
+
+// interruption is what an interrupted scan reached: total bags of the run,
+// done (a row of this run), earlier (not reached, an earlier index's row
+// kept) and left (not reached and never analysed).
+type interruption struct {
+	total, done, earlier, left int
+}
+
+// markUnfinished gives every bag of jobs that this run did not finish and
+// no earlier index analysed a not-analysed row in fresh (replacing such a
+// row of an earlier interrupted run), and counts what the run reached.
+func markUnfinished(jobs []bagJob, old, fresh map[string]archive.Row, configKey string) interruption {
+	st := interruption{total: len(jobs)}
+	for _, j := range jobs {
+		if _, ok := fresh[j.path]; ok {
+			st.done++
+			continue
+		}
+		if prev, ok := old[j.path]; ok && prev.Status != archive.StatusNotAnalysed {
+			st.earlier++
+			continue
+		}
+		st.left++
+	}
+	why := fmt.Sprintf("not analysed: the scan was interrupted after %d of %d bags; rerun the same bagclock scan command to resume", st.done, st.total)
+	for _, j := range jobs {
+		if _, ok := fresh[j.path]; ok {
+			continue
+		}
+		if prev, ok := old[j.path]; ok && prev.Status != archive.StatusNotAnalysed {
+			continue
+		}
+		fresh[j.path] = archive.NotAnalysedRow(archive.Row{Path: j.path, Rel: j.found.Rel, SizeBytes: j.stat.SizeBytes,
+			ModTimeNS: j.stat.ModTimeNS, ConfigKey: configKey, Storage: j.found.Storage}, why)
+	}
+	return st
+}
+
+// note is the line an interrupted index starts with (index.html, stderr).
+func (st interruption) note() string {
+	s := fmt.Sprintf("INTERRUPTED: this scan analysed %d of %d bags; %d not analysed (status %s)", st.done, st.total, st.left, archive.StatusNotAnalysed)
+	if st.earlier > 0 {
+		s += fmt.Sprintf(", %d shown from an earlier scan", st.earlier)
+	}
+	return s + ". Rerun the same bagclock scan command (same --out and settings) to resume: finished bags are kept, the rest is analysed."
 }
 
 // scanOne reuses the earlier row of an unchanged bag or analyses it,
@@ -491,13 +545,47 @@ func settingsOf(c analysis.Config) []string {
 	return out
 }
 
-// writeIndex rewrites index.jsonl (compacted), index.csv and index.html.
-func writeIndex(out string, rows []archive.Row, page render.IndexPage) error {
-	return errors.Join(
-		writeFileAtomic(filepath.Join(out, "index.jsonl"), func(w io.Writer) error { return render.IndexJSONL(w, rows) }),
-		writeFileAtomic(filepath.Join(out, "index.csv"), func(w io.Writer) error { return render.IndexCSV(w, rows) }),
-		writeFileAtomic(filepath.Join(out, "index.html"), func(w io.Writer) error { return render.IndexHTML(w, page, rows) }),
-	)
+// indexFiles is what writeIndex wrote.
+type indexFiles struct {
+	out     string
+	written []string // base names, in the order written
+	failed  []string
+}
+
+// writeIndex rewrites index.jsonl (compacted), index.csv and index.html,
+// and says which of them it wrote.
+func writeIndex(out string, rows []archive.Row, page render.IndexPage) (indexFiles, error) {
+	res := indexFiles{out: out}
+	var errs []error
+	for _, f := range []struct {
+		name  string
+		write func(io.Writer) error
+	}{
+		{"index.jsonl", func(w io.Writer) error { return render.IndexJSONL(w, rows) }},
+		{"index.csv", func(w io.Writer) error { return render.IndexCSV(w, rows) }},
+		{"index.html", func(w io.Writer) error { return render.IndexHTML(w, page, rows) }},
+	} {
+		if err := writeFileAtomic(filepath.Join(out, f.name), f.write); err != nil {
+			errs = append(errs, err)
+			res.failed = append(res.failed, f.name)
+			continue
+		}
+		res.written = append(res.written, f.name)
+	}
+	return res, errors.Join(errs...)
+}
+
+// String names the index for a summary line: index.html when it was
+// written, else what was and was not, never a file that was not written.
+func (f indexFiles) String() string {
+	if len(f.failed) == 0 {
+		return "index in " + filepath.Join(f.out, "index.html")
+	}
+	if len(f.written) == 0 {
+		return "index NOT written (" + strings.Join(f.failed, ", ") + " failed, see above)"
+	}
+	return fmt.Sprintf("index written only in part: %s NOT written (see above); %s in %s",
+		strings.Join(f.failed, ", "), strings.Join(f.written, ", "), f.out)
 }
 
 // writeFileAtomic writes path through a temporary file, an fsync and a

@@ -1,0 +1,62 @@
+package bagread
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+)
+
+// An MCAP file's bytes come from the file on disk, opened anew by every
+// reader that needs its own position, or from memory (memFile): the fuzz
+// targets hand the reader their input without a round trip through the
+// file system, which cost more than reading the input.
+
+// memFile is an in-memory storage file: its name (for messages) and bytes.
+type memFile struct {
+	name string
+	data []byte
+}
+
+type nopCloser struct{}
+
+func (nopCloser) Close() error { return nil }
+
+// source opens the handle's bytes for random access and gives their size
+// and what to close when done.
+func (h *mcapHandle) source() (io.ReaderAt, int64, io.Closer, error) {
+	if h.mem != nil {
+		return bytes.NewReader(h.mem.data), int64(len(h.mem.data)), nopCloser{}, nil
+	}
+	f, err := openRegular(h.path)
+	if err != nil {
+		return nil, 0, nil, err
+	}
+	st, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, 0, nil, err
+	}
+	return f, st.Size(), f, nil
+}
+
+// openMemMCAP opens an MCAP file (plain or FILE-mode zstd) held in memory
+// as a one-file bag, exactly as Open would open it from disk. data must
+// not change while the bag is open.
+func openMemMCAP(name string, data []byte, opts Options) (*Bag, error) {
+	b := &Bag{Path: name, opts: opts}
+	storage, compressed, err := sniffFrom(bytes.NewReader(data), b.limit())
+	if err == nil && storage != StorageMCAP {
+		err = fmt.Errorf("not an MCAP file")
+	}
+	if err != nil {
+		return nil, &FileError{Path: name, Offset: 0, Op: "identify storage", Err: err}
+	}
+	o, err := b.openMCAPFrom(name, &memFile{name: name, data: data}, compressed)
+	if err != nil {
+		return nil, err
+	}
+	o.file.Size = int64(len(data))
+	b.add(name, storage, compressed, o)
+	b.finish()
+	return b, nil
+}
