@@ -92,7 +92,21 @@ func assessDamage(rep *Report, bag *bagread.Bag) {
 	if len(stopped) > 0 {
 		parts = append(parts, fmt.Sprintf("reading %s stopped before its end", fileList(stopped)))
 	}
-	partial := c.Partial() || len(stopped) > 0
+	// Parts of a file skipped while reading went on (a chunk over the
+	// decode budget or with a bad CRC): their messages are counted as
+	// skipped when the file's indexes say how many there were.
+	var skippedIn []string
+	for _, p := range rep.Bag.Problems {
+		for _, f := range bag.Files {
+			if strings.HasPrefix(p, f.Path+": skipped at byte ") && !contains(skippedIn, filepath.Base(f.Path)) {
+				skippedIn = append(skippedIn, filepath.Base(f.Path))
+			}
+		}
+	}
+	if len(skippedIn) > 0 {
+		parts = append(parts, fmt.Sprintf("damaged parts of %s skipped", fileList(skippedIn)))
+	}
+	partial := c.Partial() || len(stopped) > 0 || len(skippedIn) > 0
 	switch {
 	case c.Present == 0 && (partial || c.Recorded > 0):
 		d.Status = DamageUnreadable

@@ -2,6 +2,7 @@ package bagread
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -58,14 +59,21 @@ func TestChunkBombs(t *testing.T) {
 			}
 			defer b.Close()
 			msgs, probs, errs := collect(t, b, ReadOptions{})
-			if len(msgs) != 2 || len(errs) != 0 {
-				t.Errorf("read %d messages and %d errors, want the 2 outside the bomb", len(msgs), len(errs))
+			// The 2 messages outside the bomb, and the one its Message
+			// Index lists as a skipped message naming file, topic, index,
+			// offset and both sizes.
+			if len(msgs) != 2 || len(errs) != 1 {
+				t.Fatalf("read %d messages and %d errors, want the 2 outside the bomb and 1 skipped", len(msgs), len(errs))
 			}
-			if len(probs) != 1 {
-				t.Fatalf("problems %v, want one for the bomb chunk", probs)
+			wantMsg := fmt.Sprintf("%s: topic /scan message 1 (chunk at byte %d, offset 0): MCAP chunk at byte %d skipped: ", p, off, off)
+			if e := errs[0].Error(); !strings.HasPrefix(e, wantMsg) || !strings.Contains(e, c.want[0]) {
+				t.Errorf("skipped message error %q, want %q...%q", e, wantMsg, c.want[0])
+			}
+			if len(probs) != 1 || !probs[0].Skipped {
+				t.Fatalf("problems %v, want one for the bomb chunk, reading going on", probs)
 			}
 			s := probs[0].String()
-			for _, w := range append(c.want, p, "at byte "+strconv.FormatInt(off, 10), "decode budget 4194304") {
+			for _, w := range append(c.want, p+": skipped at byte "+strconv.FormatInt(off, 10), "decode budget 4194304") {
 				if !strings.Contains(s, w) {
 					t.Errorf("problem %q does not contain %q", s, w)
 				}

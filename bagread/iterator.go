@@ -304,17 +304,27 @@ func (it *Iterator) Close() error {
 }
 
 // Problem is damage met while reading one file: where reading of the file
-// (or of one chunk) stopped, why, and how many messages came before it.
+// stopped, or what part of it (a chunk, a record) was skipped while
+// reading went on, why, and how many messages came before it.
 type Problem struct {
 	FileIndex int
 	File      string
 	Offset    int64 // byte offset, -1 when unknown
 	Err       error
 	Recovered uint64
+	// Skipped is true when reading went on after the damaged part (a
+	// chunk over the decode budget or with a bad CRC, a bad record); its
+	// messages, when the file's message indexes count them, are yielded
+	// as messages with Err set.
+	Skipped bool
 }
 
-// String reads like "file: MCAP truncated at byte N: recovered M messages: why".
+// String reads like "file: stopped at byte N after M messages: why", or
+// "file: skipped at byte N (reading went on): why".
 func (p Problem) String() string {
+	if p.Skipped {
+		return fmt.Sprintf("%s: skipped at byte %d (reading went on): %v", p.File, p.Offset, p.Err)
+	}
 	if p.Offset < 0 {
 		return fmt.Sprintf("%s: stopped after %d messages: %v", p.File, p.Recovered, p.Err)
 	}

@@ -303,8 +303,14 @@ func scanMCAP(h *mcapHandle) (*mcapInfo, error) {
 	if err := s.err(); err != nil {
 		return nil, err
 	}
-	if p := s.problems(); len(p) > 0 {
-		last := p[len(p)-1]
+	var stopped []Problem // skipped chunks are not where reading ended
+	for _, p := range s.problems() {
+		if !p.Skipped {
+			stopped = append(stopped, p)
+		}
+	}
+	if len(stopped) > 0 {
+		last := stopped[len(stopped)-1]
 		info.recovery = &Recovery{Reason: last.Err.Error(), Offset: last.Offset, Recovered: info.messages}
 	} else if s.sawFooter {
 		// Complete file whose summary lacked what bagread needs

@@ -61,7 +61,7 @@ func countMessages(recs []byte) (n int) {
 // chunkCRCProblem reports a whole chunk whose CRC does not match and
 // skips it.
 func (s *mcapStream) chunkCRCProblem(start int64, recs []byte, err error) {
-	s.problem(start, fmt.Errorf("MCAP chunk at byte %d skipped (%d messages): damaged: %w", start, countMessages(recs), err))
+	s.skipProblem(start, fmt.Errorf("MCAP chunk at byte %d skipped (%d messages): damaged: %w", start, countMessages(recs), err))
 }
 
 // summaryCRC reads the summary offset section (from end, where the

@@ -1,6 +1,7 @@
 package bagread
 
 import (
+	"bytes"
 	"encoding/binary"
 	"fmt"
 	"os"
@@ -59,13 +60,37 @@ func TestChunkCRC(t *testing.T) {
 				}
 				got := pxRead(t, b, ReadOptions{})
 				b.Close()
-				want := fmt.Sprintf("%s: stopped at byte %d", q, c.offset)
+				want := fmt.Sprintf("%s: skipped at byte %d (reading went on)", q, c.offset)
 				if len(got.problems) != 1 || !strings.HasPrefix(got.problems[0], want) ||
 					!strings.Contains(got.problems[0], fmt.Sprintf("skipped (%d messages): damaged: CRC32", inChunk)) {
 					t.Errorf("sequential %v: problems %q, want one at byte %d skipping %d messages", seq, got.problems, c.offset, inChunk)
 				}
-				if len(got.msgs) != len(msgs)-inChunk {
-					t.Errorf("sequential %v: %d messages, want %d", seq, len(got.msgs), len(msgs)-inChunk)
+				// Every message of the chunk comes as a skipped message
+				// (from the Message Index after it), in its place, with
+				// its record time; the others read as before.
+				if len(got.msgs) != len(msgs) {
+					t.Fatalf("sequential %v: %d messages, want %d", seq, len(got.msgs), len(msgs))
+				}
+				skipped := 0
+				for i, m := range got.msgs {
+					w := whole.msgs[i]
+					if m.topic != w.topic || m.logTime != w.logTime || m.position != w.position || m.index != w.index {
+						t.Errorf("message %d: %s %d at %d, %d; intact file has %s %d at %d, %d", i, m.topic, m.index, m.logTime, m.position, w.topic, w.index, w.logTime, w.position)
+					}
+					if w.position != c.offset {
+						if m.err != "" || !bytes.Equal(m.data, w.data) {
+							t.Errorf("message %d outside the damaged chunk: error %q", i, m.err)
+						}
+						continue
+					}
+					skipped++
+					if wantErr := fmt.Sprintf("%s: topic %s message %d (chunk at byte %d, offset ", q, w.topic, w.index, c.offset); !strings.HasPrefix(m.err, wantErr) ||
+						!strings.Contains(m.err, "damaged: CRC32") || m.data != nil {
+						t.Errorf("message %d in the damaged chunk: error %q, want %q...", i, m.err, wantErr)
+					}
+				}
+				if skipped != inChunk {
+					t.Errorf("sequential %v: %d skipped messages, want %d", seq, skipped, inChunk)
 				}
 			}
 		})

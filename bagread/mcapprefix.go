@@ -163,7 +163,7 @@ func (s *mcapStream) streamable(length uint64) bool {
 func (s *mcapStream) streamChunk(start int64, length uint64) {
 	end := s.rr.off + int64(length)
 	fail := func(err error) {
-		s.problem(start, fmt.Errorf("MCAP chunk at byte %d skipped: %w", start, err))
+		s.skipProblem(start, fmt.Errorf("MCAP chunk at byte %d skipped: %w", start, err))
 		if s.rr.off < end {
 			if err := s.rr.skip(uint64(end - s.rr.off)); err != nil {
 				s.stop(start, err)

@@ -18,6 +18,7 @@ const (
 	opChannel    = 0x04
 	opMessage    = 0x05
 	opChunk      = 0x06
+	opMsgIndex   = 0x07
 	opChunkIndex = 0x08
 	opStatistics = 0x0B
 	opDataEnd    = 0x0F
@@ -177,6 +178,15 @@ func (c *cursor) need(n int, what string) bool {
 		return false
 	}
 	return true
+}
+
+func (c *cursor) u16(what string) uint16 {
+	if !c.need(2, what) {
+		return 0
+	}
+	v := binary.LittleEndian.Uint16(c.b[c.off:])
+	c.off += 2
+	return v
 }
 
 func (c *cursor) u32(what string) uint32 {

@@ -40,6 +40,7 @@ type mcapStream struct {
 	ahead     *chunkAhead // next chunks decompressing meanwhile (see mcapahead.go)
 	noAhead   bool        // decided against read-ahead
 	skipped   int         // chunks passed over by the topic filter
+	lost      *lostChunk  // the chunk just skipped as damaged, if any
 	probs     []Problem
 	done      bool
 	sawEnd    bool
@@ -120,6 +121,16 @@ func (s *mcapStream) problem(off int64, err error) {
 	s.probs = append(s.probs, Problem{FileIndex: s.fileIndex, File: s.h.path, Offset: off, Recovered: s.n, Err: err})
 }
 
+// skipProblem reports a damaged chunk that is skipped whole while reading
+// goes on: the Message Index records after it (rosbag2 writes one per
+// channel after every chunk) say which messages it held, and each one of
+// a selected channel is then yielded with Err set, so readers count it as
+// skipped (see nextLost).
+func (s *mcapStream) skipProblem(off int64, err error) {
+	s.probs = append(s.probs, Problem{FileIndex: s.fileIndex, File: s.h.path, Offset: off, Recovered: s.n, Err: err, Skipped: true})
+	s.lost = &lostChunk{start: off, err: err}
+}
+
 // stop ends the file at a damaged record.
 func (s *mcapStream) stop(off int64, err error) {
 	s.done = true
@@ -145,6 +156,9 @@ func (s *mcapStream) next() bool {
 			}
 			continue
 		}
+		if s.lost != nil && s.lost.held != nil && s.yieldLost() {
+			return true
+		}
 		if s.stopErr != nil {
 			s.stop(s.stopAt, s.stopErr)
 			s.stopErr = nil
@@ -152,7 +166,10 @@ func (s *mcapStream) next() bool {
 		if s.done {
 			return false
 		}
-		op, length, start, err := s.rr.header()
+		op, length, start, err := s.header()
+		if s.lost != nil && s.lost.held == nil && (err != nil || op != opMsgIndex) && s.holdLost(op, length, start, err) {
+			continue // the skipped chunk's messages come first
+		}
 		if err != nil {
 			if err == io.EOF {
 				s.endClean()
@@ -168,6 +185,20 @@ func (s *mcapStream) next() bool {
 			return false
 		}
 		switch op {
+		case opMsgIndex:
+			if s.lost == nil || s.scan {
+				if err := s.rr.skip(length); err != nil {
+					s.stop(start, err)
+					return false
+				}
+				continue
+			}
+			body, err := s.rr.body(&s.recBuf, length)
+			if err != nil {
+				s.stop(start, err)
+				return false
+			}
+			s.addLost(start, body)
 		case opChunk:
 			if s.skip[start] {
 				s.skipped++
@@ -291,7 +322,7 @@ func (s *mcapStream) loadChunk(start int64, body []byte) {
 			return
 		}
 	}
-	s.problem(start, fmt.Errorf("MCAP chunk at byte %d skipped: %w", start, err))
+	s.skipProblem(start, fmt.Errorf("MCAP chunk at byte %d skipped: %w", start, err))
 }
 
 // nextInChunk reads one record of the current chunk; true if it yielded.

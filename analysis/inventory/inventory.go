@@ -175,7 +175,7 @@ func Build(bag *bagread.Bag) (*Report, error) {
 			if bag.Files[p.FileIndex].Recovery != nil {
 				continue // already reported from the file's recovery at Open
 			}
-			rep.Recovery = append(rep.Recovery, fmt.Sprintf("%s: stopped at byte %d after %d messages: %v", p.File, p.Offset, p.Recovered, p.Err))
+			rep.Recovery = append(rep.Recovery, p.String())
 		}
 		it.Close()
 		if err != nil {

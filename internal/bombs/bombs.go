@@ -77,11 +77,14 @@ func record(w io.Writer, op byte, body []byte) {
 
 var mcapMagic = []byte{0x89, 'M', 'C', 'A', 'P', '0', '\r', '\n'}
 
-// MCAPChunk writes an unindexed MCAP with one /scan channel: a chunk
+// MCAPChunk writes an MCAP with one /scan channel and no summary: a chunk
 // before the bomb with one message, the bomb chunk (zstd records frame,
 // the declared uncompressed size as given), and a chunk after it with one
 // more message, so a reader that skips the bomb still reads two messages.
-// It returns the byte offset of the bomb chunk.
+// Every chunk is followed by its Message Index record, as rosbag2 writes
+// them; the bomb's claims one message (log time 2 s), which a reader that
+// skips the chunk can count as skipped. It returns the byte offset of the
+// bomb chunk.
 func MCAPChunk(path string, declared uint64, frame []byte) (int64, error) {
 	var f bytes.Buffer
 	f.Write(mcapMagic)
@@ -102,7 +105,7 @@ func MCAPChunk(path string, declared uint64, frame []byte) (int64, error) {
 	r.str("cdr")
 	r.u32(0)
 	record(&f, 0x04, r.Bytes())
-	chunk := func(usize uint64, records []byte) {
+	chunk := func(usize uint64, records []byte, logTime uint64) {
 		var c rec
 		c.u64(1_000_000_000)
 		c.u64(3_000_000_000)
@@ -112,6 +115,12 @@ func MCAPChunk(path string, declared uint64, frame []byte) (int64, error) {
 		c.u64(uint64(len(records)))
 		c.Write(records)
 		record(&f, 0x06, c.Bytes())
+		var mi rec // Message Index: channel 1, one message at chunk offset 0
+		mi.u16(1)
+		mi.u32(16)
+		mi.u64(logTime)
+		mi.u64(0)
+		record(&f, 0x07, mi.Bytes())
 	}
 	message := func(i int) []byte {
 		var m rec
@@ -125,11 +134,11 @@ func MCAPChunk(path string, declared uint64, frame []byte) (int64, error) {
 		return out.Bytes()
 	}
 	before := message(0)
-	chunk(uint64(len(before)), Compress(before))
+	chunk(uint64(len(before)), Compress(before), 1_000_000_000)
 	off := int64(f.Len())
-	chunk(declared, frame)
+	chunk(declared, frame, 2_000_000_000)
 	after := message(2)
-	chunk(uint64(len(after)), Compress(after))
+	chunk(uint64(len(after)), Compress(after), 3_000_000_000)
 	r.Reset()
 	r.u32(0)
 	record(&f, 0x0F, r.Bytes())
