@@ -85,6 +85,48 @@ func TestChunkBombs(t *testing.T) {
 	}
 }
 
+// TestLZ4ChunkLongerThanDeclared: an lz4 chunk whose frame decodes to
+// more than the chunk header declares is not cut to the declared size: it
+// is damage giving both sizes as read, in a whole read and in a prefix
+// read that parses the chunk record by record.
+func TestLZ4ChunkLongerThanDeclared(t *testing.T) {
+	records := make([]byte, 3<<20) // zeros: record opcode 0, a bad record
+	for _, c := range []struct {
+		name     string
+		declared uint64
+		want     string
+	}{
+		{"a little", 2 << 20, "lz4 chunk declares 2097152 bytes, decodes to 3145728 bytes"},
+		{"past the budget", 1 << 20, "lz4 chunk declares 1048576 bytes, decodes to 3145728 bytes"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			p := tempPath(t, "lz4.mcap")
+			off, err := bombs.MCAPChunkWith(p, "lz4", c.declared, bombs.LZ4(records))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, opts := range []ReadOptions{{}, {Topics: []string{"/scan"}, PrefixTopics: []string{"/scan"}, PrefixBytes: 64}} {
+				b, err := Open(p, Options{TempDir: t.TempDir(), MaxRecordBytes: testBudget})
+				if err != nil {
+					t.Fatal(err)
+				}
+				_, probs, _ := collect(t, b, opts)
+				b.Close()
+				var all []string
+				found := false
+				for _, pr := range probs {
+					s := pr.String()
+					all = append(all, s)
+					found = found || (strings.Contains(s, c.want) && strings.Contains(s, p) && strings.Contains(s, "at byte "+strconv.FormatInt(off, 10)))
+				}
+				if !found {
+					t.Errorf("prefix %d: problems %q, want one at byte %d saying %q", opts.PrefixBytes, all, off, c.want)
+				}
+			}
+		})
+	}
+}
+
 // TestMessageModeBombs: a MESSAGE-mode row over the budget (with or
 // without a content size, or two frames back to back) is a message error
 // naming the sizes; the rows around it are read.
@@ -157,4 +199,24 @@ func TestFileModeBomb(t *testing.T) {
 		t.Errorf("temp dir keeps %d entries after Close", len(left))
 	}
 	_ = filepath.Join
+}
+
+// TestHugeLengthPrintedAsRead: a record length of 2^63 is reported as
+// the file says it, not clamped.
+func TestHugeLengthPrintedAsRead(t *testing.T) {
+	p := tempPath(t, "huge.mcap")
+	data := append([]byte{0x89, 'M', 'C', 'A', 'P', '0', '\r', '\n'}, 0x05, 0, 0, 0, 0, 0, 0, 0, 0x80)
+	data = append(data, make([]byte, 30)...)
+	if err := os.WriteFile(p, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	b, err := Open(p, Options{TempDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	r := b.Files[0].Recovery
+	if r == nil || !strings.Contains(r.Reason, "record opcode 0x05 of 9223372036854775808 bytes runs past end of data (30 bytes left)") {
+		t.Errorf("recovery %+v, want the length 2^63 as read", r)
+	}
 }

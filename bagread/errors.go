@@ -47,7 +47,7 @@ func (e *FileError) Unwrap() error { return e.Err }
 // cut. It unwraps to io.ErrUnexpectedEOF.
 type TruncatedError struct {
 	Opcode byte  // MCAP opcode of the torn record (0 for the record header)
-	Need   int64 // bytes the record claims
+	Need   uint64 // bytes the record claims, as read from the file
 	Have   int64 // bytes that were left
 }
 

@@ -77,7 +77,7 @@ func (rr *recReader) readFull(p []byte) error {
 	n, err := io.ReadFull(rr.r, p)
 	rr.off += int64(n)
 	if err != nil {
-		return &TruncatedError{Opcode: 0xFF, Need: int64(len(p)), Have: int64(n)}
+		return &TruncatedError{Opcode: 0xFF, Need: uint64(len(p)), Have: int64(n)}
 	}
 	return nil
 }
@@ -257,10 +257,12 @@ func (s *mcapStream) endChunk() {
 	s.cs = nil
 	if f.comp != nil && f.left == 0 {
 		// All records decoded: the stream must end here too.
-		var one [1]byte
 		src := f.src.(*decSource)
-		if n, _ := io.ReadFull(src.r, one[:]); n > 0 {
-			s.problem(s.chunkStart, fmt.Errorf("MCAP chunk at byte %d: %s data decodes past the %d bytes the header says", s.chunkStart, s.chunk.compression, f.usize))
+		// Count what decodes past the declared size (bounded by the
+		// budget) so the note gives both sizes.
+		if rest, _ := io.Copy(io.Discard, io.LimitReader(src.r, s.h.limit-int64(f.usize)+1)); rest > 0 {
+			err := &SizeError{What: s.chunk.compression + " chunk", HasDeclared: true, Declared: f.usize, Actual: int64(f.usize) + rest, Limit: s.h.limit}
+			s.problem(s.chunkStart, fmt.Errorf("MCAP chunk at byte %d: %w (its messages were already delivered)", s.chunkStart, err))
 		} else if want := s.chunk.crc; want != 0 && src.crc != want {
 			// Every byte was decoded, so the CRC can be checked, but only
 			// now that the chunk's messages were delivered.
@@ -308,8 +310,13 @@ func (s *mcapStream) nextStreamed() bool {
 		}
 	}
 	if f.left > 0 {
+		// Abandoned at a bad record: decode the rest of what the header
+		// declares (time, not memory), so the checks at the end (data past
+		// the declared size, CRC) still run; a decode error ends them.
+		if f.comp == nil || f.src.discard(f.left) != nil {
+			f.comp = nil
+		}
 		f.left = 0
-		f.comp = nil // abandoned: no trailing-data check
 	}
 	s.endChunk()
 	return false

@@ -101,7 +101,7 @@ func (rr *recReader) header() (op byte, length uint64, start int64, err error) {
 		return op, length, start, fmt.Errorf("invalid opcode 0")
 	}
 	if rr.size >= 0 && length > uint64(rr.size-rr.off) {
-		return op, length, start, &TruncatedError{Opcode: op, Need: int64(min(length, 1<<62)), Have: rr.size - rr.off}
+		return op, length, start, &TruncatedError{Opcode: op, Need: length, Have: rr.size - rr.off}
 	}
 	if length > uint64(rr.limit) {
 		return op, length, start, fmt.Errorf("record opcode 0x%02x of %d bytes: %w (%d)", op, length, ErrTooLarge, rr.limit)
@@ -125,7 +125,7 @@ func (rr *recReader) body(buf *[]byte, n uint64) ([]byte, error) {
 		b = b[:k+m]
 		if err != nil {
 			*buf = b
-			return nil, &TruncatedError{Opcode: 0xFF, Need: int64(n), Have: int64(len(b))}
+			return nil, &TruncatedError{Opcode: 0xFF, Need: n, Have: int64(len(b))}
 		}
 	}
 	*buf = b
@@ -142,7 +142,7 @@ func (rr *recReader) skip(n uint64) error {
 		m, err := rr.r.Discard(int(step))
 		rr.off += int64(m)
 		if err != nil {
-			return &TruncatedError{Opcode: 0xFF, Need: int64(n), Have: int64(m)}
+			return &TruncatedError{Opcode: 0xFF, Need: n, Have: int64(m)}
 		}
 		n -= step
 	}

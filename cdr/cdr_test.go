@@ -234,16 +234,16 @@ func TestDecodeErrors(t *testing.T) {
 		{"header only", scan[:4], decScan, io.ErrUnexpectedEOF, "LaserScan.header.stamp.sec", 4, 4, 0},
 		{"torn nanosec", scan[:10], decScan, io.ErrUnexpectedEOF, "LaserScan.header.stamp.nanosec", 8, 4, 2},
 		{"frame_id length 1000", put(scan, 12, 1000), decScan, ErrBadLength, "LaserScan.header.frame_id", 12, 1000, 56},
-		{"frame_id length 4G", put(scan, 12, 0xffffffff), decScan, ErrBadLength, "LaserScan.header.frame_id", 12, 1<<31 - 1, 56},
+		{"frame_id length 4G", put(scan, 12, 0xffffffff), decScan, ErrBadLength, "LaserScan.header.frame_id", 12, 0xffffffff, 56}, // the length as read
 		{"cut in padding", scan[:23], decScan, io.ErrUnexpectedEOF, "LaserScan.angle_min", 24, 4, 0},
 		{"cut in range_max", scan[:50], decScan, io.ErrUnexpectedEOF, "LaserScan.range_max", 48, 4, 2},
-		{"ranges count 4G", put(scan, 52, 0xffffffff), decScan, ErrBadLength, "LaserScan.ranges", 52, 1<<31 - 1, 16},
+		{"ranges count 4G", put(scan, 52, 0xffffffff), decScan, ErrBadLength, "LaserScan.ranges", 52, 0xffffffff * 4, 16}, // the count times 4 bytes, as claimed
 		{"ranges count 5", put(scan, 52, 5), decScan, ErrBadLength, "LaserScan.ranges", 52, 20, 16},
 		{"cut in ranges", scan[:60], decScan, ErrBadLength, "LaserScan.ranges", 52, 12, 4},
 		{"no intensities count", scan[:68], decScan, io.ErrUnexpectedEOF, "LaserScan.intensities", 68, 4, 0},
 		{"intensities count 1", put(scan, 68, 1), decScan, ErrBadLength, "LaserScan.intensities", 68, 4, 0},
 		{"tf count 2", put(unhex(t, hexTFLE), 4, 2), decTF, ErrBadLength, "TFMessage.transforms", 4, 144, 92},
-		{"tf count 4G", put(tf3, 4, 0xffffffff), decTF, ErrBadLength, "TFMessage.transforms", 4, 1<<31 - 1, len(tf3) - 8},
+		{"tf count 4G", put(tf3, 4, 0xffffffff), decTF, ErrBadLength, "TFMessage.transforms", 4, 0xffffffff * 72, len(tf3) - 8}, // need: the count times the smallest transform (72 bytes), unclamped
 		{"tf child 2 length", put(tf3, child2, 500), decTF, ErrBadLength, "TFMessage.transforms[2].child_frame_id", child2, 500, len(tf3) - child2 - 4},
 		{"tf cut in rotation.w", unhex(t, hexTFLE)[:97], decTF, io.ErrUnexpectedEOF, "TFMessage.transforms[0].transform.rotation.w", 92, 8, 5},
 		{"tf cut in translation", tf3[:len(tf3)-52], decTF, io.ErrUnexpectedEOF, "TFMessage.transforms[2].transform.translation.x", len(tf3) - 56, 8, 4},

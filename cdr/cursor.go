@@ -143,9 +143,9 @@ func (c *cursor) count(minSize int, field string) (int, error) {
 	}
 	need := uint64(n) * uint64(minSize)
 	if left := c.left(); n > maxCount || need > uint64(left) {
-		if need > math.MaxInt32 {
-			need = math.MaxInt32
-		}
+		// need is at most 2^32 times an element size: exact in an int
+		// (64 bits wherever bagclock runs), so the error gives the
+		// number the message claims.
 		detail := "count " + itoa(uint64(n))
 		if n > maxCount {
 			detail += " exceeds the cap of " + itoa(maxCount)
@@ -165,7 +165,7 @@ func (c *cursor) stringBytes(field string) ([]byte, error) {
 		return nil, err
 	}
 	if uint64(n) > uint64(c.left()) {
-		return nil, &DecodeError{Type: c.typ, Field: field, Offset: c.pos - 4, Need: int(min(uint64(n), math.MaxInt32)),
+		return nil, &DecodeError{Type: c.typ, Field: field, Offset: c.pos - 4, Need: int(n),
 			Have: c.left(), Detail: "string length " + itoa(uint64(n)), Err: ErrBadLength}
 	}
 	s := c.b[c.pos : c.pos+int(n)]

@@ -12,6 +12,7 @@ import (
 	"os"
 
 	"github.com/klauspost/compress/zstd"
+	"github.com/pierrec/lz4/v4"
 
 	"github.com/bagclock/bagclock/cdr"
 	_ "github.com/mattn/go-sqlite3" // the db3 writer
@@ -43,6 +44,15 @@ func Zeros(n int64, withSize bool) ([]byte, error) {
 		return nil, err
 	}
 	return buf.Bytes(), nil
+}
+
+// LZ4 returns data as one lz4 frame (as MCAP lz4 chunks hold).
+func LZ4(data []byte) []byte {
+	var buf bytes.Buffer
+	w := lz4.NewWriter(&buf)
+	w.Write(data)
+	w.Close()
+	return buf.Bytes()
 }
 
 // Compress returns data as one zstd frame with its content size.
@@ -86,6 +96,13 @@ var mcapMagic = []byte{0x89, 'M', 'C', 'A', 'P', '0', '\r', '\n'}
 // skips the chunk can count as skipped. It returns the byte offset of the
 // bomb chunk.
 func MCAPChunk(path string, declared uint64, frame []byte) (int64, error) {
+	return MCAPChunkWith(path, "zstd", declared, frame)
+}
+
+// MCAPChunkWith is MCAPChunk with the bomb chunk's compression named
+// ("zstd" or "lz4": records must be a frame of that kind); the chunks
+// around it are zstd.
+func MCAPChunkWith(path, compression string, declared uint64, records []byte) (int64, error) {
 	var f bytes.Buffer
 	f.Write(mcapMagic)
 	var r rec
@@ -105,13 +122,13 @@ func MCAPChunk(path string, declared uint64, frame []byte) (int64, error) {
 	r.str("cdr")
 	r.u32(0)
 	record(&f, 0x04, r.Bytes())
-	chunk := func(usize uint64, records []byte, logTime uint64) {
+	chunk := func(comp string, usize uint64, records []byte, logTime uint64) {
 		var c rec
 		c.u64(1_000_000_000)
 		c.u64(3_000_000_000)
 		c.u64(usize)
 		c.u32(0) // no CRC
-		c.str("zstd")
+		c.str(comp)
 		c.u64(uint64(len(records)))
 		c.Write(records)
 		record(&f, 0x06, c.Bytes())
@@ -134,11 +151,11 @@ func MCAPChunk(path string, declared uint64, frame []byte) (int64, error) {
 		return out.Bytes()
 	}
 	before := message(0)
-	chunk(uint64(len(before)), Compress(before), 1_000_000_000)
+	chunk("zstd", uint64(len(before)), Compress(before), 1_000_000_000)
 	off := int64(f.Len())
-	chunk(declared, frame, 2_000_000_000)
+	chunk(compression, declared, records, 2_000_000_000)
 	after := message(2)
-	chunk(uint64(len(after)), Compress(after), 3_000_000_000)
+	chunk("zstd", uint64(len(after)), Compress(after), 3_000_000_000)
 	r.Reset()
 	r.u32(0)
 	record(&f, 0x0F, r.Bytes())
