@@ -46,9 +46,9 @@ func (e *FileError) Unwrap() error { return e.Err }
 // TruncatedError says a record ran past the end of the data: the file was
 // cut. It unwraps to io.ErrUnexpectedEOF.
 type TruncatedError struct {
-	Opcode byte  // MCAP opcode of the torn record (0 for the record header)
+	Opcode byte   // MCAP opcode of the torn record (0 for the record header)
 	Need   uint64 // bytes the record claims, as read from the file
-	Have   int64 // bytes that were left
+	Have   int64  // bytes that were left
 }
 
 // Error says which record was torn and by how much.
