@@ -220,3 +220,37 @@ func TestHugeLengthPrintedAsRead(t *testing.T) {
 		t.Errorf("recovery %+v, want the length 2^63 as read", r)
 	}
 }
+
+// TestRowOverBudget: a db3 row longer than the decode budget is never
+// loaded: it comes as a message error naming file, topic, index, rowid
+// and its real size, whole read or prefix read, one connection or
+// several; the rows around it are read.
+func TestRowOverBudget(t *testing.T) {
+	p := tempPath(t, "big.db3")
+	big := make([]byte, testBudget+1<<20)
+	if err := bombs.MessageModeDB3(p, big); err != nil {
+		t.Fatal(err)
+	}
+	for _, seq := range []bool{false, true} {
+		for _, opts := range []ReadOptions{{}, {PrefixTopics: []string{"/scan"}, PrefixBytes: 64}} {
+			b, err := Open(p, Options{TempDir: t.TempDir(), MaxRecordBytes: testBudget, Sequential: seq})
+			if err != nil {
+				t.Fatal(err)
+			}
+			msgs, probs, errs := collect(t, b, opts)
+			b.Close()
+			want := fmt.Sprintf("%s: topic /scan message 1 (rowid 2): row of %d bytes: size exceeds limit (decode budget %d bytes)", p, len(big), testBudget)
+			if opts.PrefixBytes > 0 {
+				// A prefix read takes the first bytes of a prefix topic's
+				// row, however long.
+				if len(msgs) != 3 || len(errs) != 0 || len(probs) != 0 {
+					t.Errorf("sequential %v, prefix: %d messages, errors %v, problems %v; want 3 messages", seq, len(msgs), errs, probs)
+				}
+				continue
+			}
+			if len(msgs) != 2 || len(errs) != 1 || errs[0].Error() != want || len(probs) != 0 {
+				t.Errorf("sequential %v: %d messages, errors %v, problems %v; want 2 and the error %q", seq, len(msgs), errs, probs, want)
+			}
+		}
+	}
+}

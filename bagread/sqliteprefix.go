@@ -12,28 +12,43 @@ import (
 // file is read whole (and cut in Iterator.fill), so its problems are the
 // same as without prefixes.
 func (h *sqliteHandle) openPrefix(fileIndex int, sel selection, order Order, px *prefixSpec) (stream, error) {
-	if h.damaged || h.trunc != nil || h.dataColumn(px) == "data" {
+	if h.damaged || h.trunc != nil || len(h.prefixIDs(px)) == 0 {
 		return h.open(fileIndex, sel, order)
 	}
 	return h.openRead(fileIndex, sel, order, px)
 }
 
-// dataColumn is the fourth column of the messages query: data, or for the
-// prefix topics its length, which SQLite takes from the record header
-// without loading the cell's overflow pages (substr(data, 1, n) would
-// load all of them: measured, it reads the whole blob).
-func (h *sqliteHandle) dataColumn(px *prefixSpec) string {
+// prefixIDs are the topic ids of the prefix topics, sorted.
+func (h *sqliteHandle) prefixIDs(px *prefixSpec) []string {
 	var ids []string
 	for id, t := range h.topics {
 		if px.has(t.name) {
 			ids = append(ids, strconv.FormatInt(id, 10))
 		}
 	}
-	if len(ids) == 0 {
+	sort.Strings(ids)
+	return ids
+}
+
+// dataColumn is the fourth column of the messages query: data, or its
+// length for the prefix topics and for any row longer than the decode
+// budget. SQLite takes the length from the record header without loading
+// the cell's overflow pages (substr(data, 1, n) would load all of them:
+// measured, it reads the whole blob), so a row of gigabytes costs nothing
+// until it is asked for: a prefix topic's through incremental blob I/O,
+// any other is a message error (next).
+func (h *sqliteHandle) dataColumn(px *prefixSpec) string {
+	var whens []string
+	if ids := h.prefixIDs(px); len(ids) > 0 {
+		whens = append(whens, "WHEN topic_id IN ("+strings.Join(ids, ",")+") THEN length(data)")
+	}
+	if h.limit > 0 {
+		whens = append(whens, "WHEN length(data) > "+strconv.FormatInt(h.limit, 10)+" THEN length(data)")
+	}
+	if len(whens) == 0 {
 		return "data"
 	}
-	sort.Strings(ids)
-	return "CASE WHEN topic_id IN (" + strings.Join(ids, ",") + ") THEN length(data) ELSE data END"
+	return "CASE " + strings.Join(whens, " ") + " ELSE data END"
 }
 
 // readPrefix reads the first px.n bytes of row id's data and its full

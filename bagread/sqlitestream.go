@@ -332,8 +332,15 @@ func (s *sqliteStream) next() bool {
 	data, ok3 := r[3].([]byte)
 	m.pos, m.seq = id, uint64(id)
 	s.n++
-	if _, isLen := r[3].(int64); isLen && s.px != nil && ok1 && ok2 {
-		data, m.size, m.err = s.readPrefix(id)
+	length, isLen := r[3].(int64)
+	if isLen && ok1 && ok2 {
+		// A prefix topic's row (read its prefix), or a row over the
+		// decode budget (not read; see dataColumn).
+		if t, ok := s.h.topics[topicID]; ok && s.px.has(t.name) {
+			data, m.size, m.err = s.readPrefix(id)
+		} else {
+			m.err = fmt.Errorf("row of %d bytes: %w (decode budget %d bytes)", length, ErrTooLarge, s.h.limit)
+		}
 		ok3 = true
 	}
 	if !ok1 || !ok2 || !ok3 {

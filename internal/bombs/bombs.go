@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 
 	"github.com/klauspost/compress/zstd"
 	"github.com/pierrec/lz4/v4"
@@ -172,6 +173,19 @@ func MCAPChunkWith(path, compression string, declared uint64, records []byte) (i
 // one /scan topic: a good row, then each bomb frame as a row, then one
 // more good row.
 func MessageModeDB3(path string, bombs ...[]byte) error {
+	return messagesDB3(path, "?", bombs...)
+}
+
+// BigRowDB3 writes a db3 like MessageModeDB3 whose middle row is n zero
+// bytes, not compressed; sqlite writes them (zeroblob), so the caller
+// never holds them.
+func BigRowDB3(path string, n int64) error {
+	return messagesDB3(path, "zeroblob("+strconv.FormatInt(n, 10)+")", nil)
+}
+
+// messagesDB3 writes a one-topic db3: a MESSAGE-mode row, a row per bomb
+// (its data bound to the SQL expression middle), one more MESSAGE-mode row.
+func messagesDB3(path, middle string, bombs ...[]byte) error {
 	db, err := sql.Open("sqlite3", path)
 	if err != nil {
 		return err
@@ -191,7 +205,11 @@ func MessageModeDB3(path string, bombs ...[]byte) error {
 	rows = append(rows, bombs...)
 	rows = append(rows, Compress(Payload(len(rows))))
 	for i, data := range rows {
-		if _, err := db.Exec("INSERT INTO messages(topic_id, timestamp, data) VALUES (1, ?, ?)", int64(1_000_000_000*(i+1)), data); err != nil {
+		expr, args := "?", []any{int64(1_000_000_000 * (i + 1)), data}
+		if i > 0 && i < len(rows)-1 && middle != "?" {
+			expr, args = middle, args[:1]
+		}
+		if _, err := db.Exec("INSERT INTO messages(topic_id, timestamp, data) VALUES (1, ?, "+expr+")", args...); err != nil {
 			return fmt.Errorf("row %d: %w", i, err)
 		}
 	}
