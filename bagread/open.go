@@ -269,11 +269,12 @@ func sniff(path string, limit int64) (storage string, compressed bool, err error
 		return "", false, err
 	}
 	defer f.Close()
-	return sniffFrom(f, limit)
+	return sniffFrom(path, f, limit)
 }
 
-// sniffFrom is sniff on an opened file (read from its start).
-func sniffFrom(f io.ReadSeeker, limit int64) (storage string, compressed bool, err error) {
+// sniffFrom is sniff on an opened file (read from its start); path names
+// it in errors.
+func sniffFrom(path string, f io.ReadSeeker, limit int64) (storage string, compressed bool, err error) {
 	head := make([]byte, 16)
 	n, _ := io.ReadFull(f, head)
 	head = head[:n]

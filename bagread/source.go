@@ -44,7 +44,7 @@ func (h *mcapHandle) source() (io.ReaderAt, int64, io.Closer, error) {
 // not change while the bag is open.
 func openMemMCAP(name string, data []byte, opts Options) (*Bag, error) {
 	b := &Bag{Path: name, opts: opts}
-	storage, compressed, err := sniffFrom(bytes.NewReader(data), b.limit())
+	storage, compressed, err := sniffFrom(name, bytes.NewReader(data), b.limit())
 	if err == nil && storage != StorageMCAP {
 		err = fmt.Errorf("not an MCAP file")
 	}
