@@ -58,8 +58,12 @@ func assessDamage(rep *Report, bag *bagread.Bag) {
 		TopicsShort: nonNil(c.TopicsShort), MetadataRebuilt: c.MetadataRebuilt,
 		SkippedMessages: rep.Summary.Skipped, Notes: []string{},
 	}
+	var wal []string
 	for _, f := range bag.Files {
-		if f.Recovery != nil {
+		switch {
+		case f.Recovery.WALOnly():
+			wal = append(wal, fmt.Sprintf("%s (%s only in its -wal)", filepath.Base(f.Path), plural(int(f.Recovery.WALMessages), "message")))
+		case f.Recovery != nil:
 			d.FilesCut = append(d.FilesCut, filepath.Base(f.Path))
 		}
 	}
@@ -129,7 +133,7 @@ func assessDamage(rep *Report, bag *bagread.Bag) {
 		}
 		shown := 0
 		for _, f := range bag.Files {
-			if f.Recovery != nil && shown < 3 {
+			if f.Recovery != nil && !f.Recovery.WALOnly() && shown < 3 {
 				d.Notes = append(d.Notes, fmt.Sprintf("%s: %s.", filepath.Base(f.Path), f.Recovery.Reason))
 				shown++
 			}
@@ -137,6 +141,9 @@ func assessDamage(rep *Report, bag *bagread.Bag) {
 		if len(d.TopicsShort) > 0 && len(d.TopicsShort) <= 8 {
 			d.Notes = append(d.Notes, "Messages present of those recorded, per topic: "+strings.Join(d.TopicsShort, "; ")+".")
 		}
+	}
+	if len(wal) > 0 {
+		d.Notes = append(d.Notes, fmt.Sprintf("The recording was not closed cleanly: %s never checkpointed (read from a private copy, your files untouched). Every message sqlite committed is here; what the recorder still held in memory when it stopped is not, and nothing in the bag says how much that was.", fileList(wal)))
 	}
 	if c.MetadataRebuilt {
 		why := c.MetadataProblem
@@ -172,9 +179,7 @@ func assessDamage(rep *Report, bag *bagread.Bag) {
 	rep.Bag.Problems = kept
 
 	if d.Status == DamageOK {
-		if c.MetadataRebuilt {
-			rep.Verdict.Evidence = append(rep.Verdict.Evidence, d.Notes...)
-		}
+		rep.Verdict.Evidence = append(rep.Verdict.Evidence, d.Notes...)
 		return
 	}
 	lead := strings.ToUpper(d.Headline[:1]) + d.Headline[1:]

@@ -99,6 +99,12 @@ func (a *analyzer) findings() []string {
 	for _, p := range r.Pairs {
 		drops -= p.StartupDrops
 	}
+	if len(r.TFTree) == 0 {
+		// No transform in the whole bag: every message waits for tf that
+		// was never recorded. The emulated drops describe the recording,
+		// not the robot; only an empty frame_id is a drop whatever tf does.
+		drops = r.Summary.Filter["dropped_empty_frame"]
+	}
 	if drops > 0 {
 		f = append(f, "drop")
 	}

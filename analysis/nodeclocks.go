@@ -245,3 +245,13 @@ func (t *topicTable) hasRole(role topicRole) bool {
 	}
 	return false
 }
+
+// byRole returns the first topic of the bag with role, or nil.
+func (t *topicTable) byRole(role topicRole) *topicState {
+	for _, ts := range t.list {
+		if ts.role == role {
+			return ts
+		}
+	}
+	return nil
+}

@@ -377,7 +377,7 @@ func TestClockCaseVerdictSentences(t *testing.T) {
 		{clockCase{name: "skew", laserSkewNS: 2_500_000_000}, "/scan and tf (odom->base_link) are 2.500 s apart on the same clock: the machines' clocks are out of sync; synchronise them (chrony/NTP).", "The offset matters to tf2"},
 		{clockCase{name: "skew_behind", laserSkewNS: -2_500_000_000}, "/scan and tf (odom->base_link) are -2.500 s apart on the same clock: the machines' clocks are out of sync; synchronise them (chrony/NTP).", "Within the cache time (10 s) tf2 still finds a transform"},
 		{clockCase{name: "skew_behind_cache", laserSkewNS: -12_000_000_000}, "/scan and tf (odom->base_link) are -12.000 s apart on the same clock: the machines' clocks are out of sync; synchronise them (chrony/NTP).", "The offset matters to tf2"},
-		{clockCase{name: "loop", loopAtS: 2.5}, "/clock jumps back 1 times (a looping bag or a simulator reset): every sim-time node clears its tf buffer each time; /scan and tf are otherwise on the same clock (median 0.0 ms apart).", "/clock jumps back 1 time(s)"},
+		{clockCase{name: "loop", loopAtS: 2.5}, "/clock jumps back 1 time (a looping bag or a simulator reset): every sim-time node clears its tf buffer each time; /scan and tf are otherwise on the same clock (median 0.0 ms apart).", "/clock jumps back 1 time (bag loop"},
 	} {
 		t.Run(tc.c.name, func(t *testing.T) {
 			dir := writeCase(t, filepath.Join(t.TempDir(), "bag"), tc.c, bagwrite.StorageMCAP, 5)

@@ -208,6 +208,12 @@ type Summary struct {
 // Verdict is the one-sentence diagnosis, its evidence and the commands that
 // confirm it on the robot.
 type Verdict struct {
+	// Class names what the headline is about: a row class
+	// (laser_on_system_clock, ...), one of the Verdict* constants
+	// (no_problem, no_tf, empty_frame_id, ...), or "tf_tree:" + a
+	// TFFinding kind. Damage leads the sentence but not the class (see
+	// Report.Damage).
+	Class    string   `json:"class"`
 	Sentence string   `json:"sentence"`
 	Evidence []string `json:"evidence"`
 	Commands []string `json:"commands"`

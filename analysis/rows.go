@@ -19,6 +19,10 @@ type rowsState struct {
 	pool    []*ScanRow
 	path    []tf.Link
 	sinkErr error
+	// pathOldest is the newest of the oldest cached stamps of the dynamic
+	// links on the last classified path: a stamp before it cannot be
+	// looked up yet.
+	pathOldest int64
 
 	// Summary.Classes and Summary.Filter, copied into the report by finish.
 	classes, filter tally
@@ -43,11 +47,16 @@ type pairStats struct {
 	// when the path did appear.
 	pathSeen     bool
 	startupDrops int
-	classes      map[Class]int
-	outcomes     map[string]int
-	diff         reservoir
-	stalest      map[string]int // "parent->child on topic" → count
-	series       *downsampler
+	// inTree: a row of this pair was stamped at or after the oldest
+	// transform on its path. Until then, a message stamped before the
+	// first transform (the sensor started before the tree) is start-up
+	// too, even when the path exists when it arrives.
+	inTree   bool
+	classes  map[Class]int
+	outcomes map[string]int
+	diff     reservoir
+	stalest  map[string]int // "parent->child on topic" → count
+	series   *downsampler
 	// The key of the last stalest link, so that a run of messages with the
 	// same stalest link builds it once.
 	lastStalest [3]string
@@ -115,9 +124,19 @@ func (rs *rowsState) onStamped(a *analyzer, s *stampedMsg) {
 		if row.Class != NoTransform {
 			p.pathSeen = true
 		}
+		beforeTree := false
+		if row.HasTF && !p.inTree {
+			// Only on the tree's clock: a stamp an epoch before the tree
+			// is a clock fault, however early it comes.
+			if row.Class == SameClock && stamp < rs.pathOldest {
+				beforeTree = true
+			} else {
+				p.inTree = true
+			}
+		}
 		fs.rows = append(fs.rows, row)
 		fs.decided = append(fs.decided, false)
-		fs.startup = append(fs.startup, row.Class == NoTransform && !p.pathSeen)
+		fs.startup = append(fs.startup, row.Class == NoTransform && !p.pathSeen || beforeTree)
 		key := fs.next
 		fs.next++
 		fs.f.Add(msgfilter.Msg{Key: key, FrameID: frame, StampNS: stamp, ArrivalNS: m.LogTimeNS})
@@ -182,12 +201,16 @@ func (rs *rowsState) classify(t *tfReplay, row *ScanRow, stamp int64) {
 		return
 	}
 	stalest := -1
+	rs.pathOldest = 0
 	for i, l := range rs.path {
 		if l.Static {
 			continue
 		}
 		if stalest < 0 || l.NewestNS < rs.path[stalest].NewestNS {
 			stalest = i
+		}
+		if l.OldestNS > rs.pathOldest {
+			rs.pathOldest = l.OldestNS
 		}
 	}
 	if stalest >= 0 {

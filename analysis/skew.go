@@ -8,6 +8,13 @@ const (
 	SkewConstantOffset = "constant_offset"
 	SkewJitter         = "jitter"
 	SkewDifferentClock = "different_clock"
+	// SkewSimTime: stamps on sim time, record time on wall time (every
+	// simulation bag whose recorder ran without use_sim_time): record
+	// time − stamp is not an age. Not a fault.
+	SkewSimTime = "sim_time"
+	// SkewRecorderSimTime: the reverse, stamps on system time and record
+	// time on sim time (a recorder with use_sim_time, a converted bag).
+	SkewRecorderSimTime = "recorder_sim_time"
 )
 
 // jitterThresholdS: a p95 age this far above the median is latency that
@@ -56,6 +63,51 @@ func (c *skewCheck) finish(a *analyzer) {
 	for _, l := range a.tf.sortedLinks() {
 		if !l.static {
 			r.Skew = append(r.Skew, makeSkew(l.key.topic, l.key.parent+"->"+l.key.child, &l.age, &l.pubAge))
+		}
+	}
+	classifyFamilies(r.Skew, family(a.startNS), a.hasClock)
+}
+
+// classifyFamilies splits the epoch-sized offsets makeSkew calls
+// different_clock: a row whose stamps are on the bag's reference clock
+// family (sim time when the bag has /clock, else the family most rows
+// share) but not on the recorder's is sim_time (or recorder_sim_time), the
+// normal state of a simulation bag recorded on wall time; only a row on
+// another family than the reference, a real mixture, stays
+// different_clock, whatever its age.
+func classifyFamilies(rows []Skew, recorder int, hasClock bool) {
+	stampFamily := func(s Skew) int {
+		if math.Abs(s.MedianS) >= float64(EpochThresholdNS)/1e9 {
+			return 1 - recorder
+		}
+		return recorder
+	}
+	var n [2]int
+	for _, s := range rows {
+		if s.Count > 0 {
+			n[stampFamily(s)]++
+		}
+	}
+	ref := recorder
+	switch {
+	case hasClock:
+		ref = 0 // sim time
+	case n[1-recorder] > n[recorder]:
+		ref = 1 - recorder
+	}
+	for i := range rows {
+		s := &rows[i]
+		if s.Count == 0 {
+			continue
+		}
+		f := stampFamily(*s)
+		switch {
+		case f != ref:
+			s.Kind = SkewDifferentClock
+		case f != recorder && f == 0:
+			s.Kind = SkewSimTime
+		case f != recorder:
+			s.Kind = SkewRecorderSimTime
 		}
 	}
 }

@@ -16,9 +16,9 @@ type stampJumps struct {
 }
 
 type stampSeries struct {
-	last  int64
-	ticks reservoir
-	seen  bool
+	last, lastLog int64
+	ticks         reservoir
+	seen          bool
 }
 
 func init() {
@@ -44,27 +44,32 @@ func (j *stampJumps) onLink(a *analyzer, m *bagread.Message, l *linkStats, st *t
 	}
 	s := seriesAt(&j.links, l.id)
 	if s.seen {
-		j.stampJump(a, &s.last, &s.ticks, stamp, m, l.key.parent+"->"+l.key.child)
+		j.stampJump(a, s, stamp, m, l.key.parent+"->"+l.key.child)
 	}
-	s.last, s.seen = stamp, true
+	s.last, s.lastLog, s.seen = stamp, m.LogTimeNS, true
 }
 
 func (j *stampJumps) onStamped(a *analyzer, sm *stampedMsg) {
 	s := seriesAt(&j.topics, sm.topic.id)
 	if s.seen {
-		j.stampJump(a, &s.last, &s.ticks, sm.stamp, sm.m, "")
+		j.stampJump(a, s, sm.stamp, sm.m, "")
 	}
-	s.last, s.seen = sm.stamp, true
+	s.last, s.lastLog, s.seen = sm.stamp, sm.m.LogTimeNS, true
 }
 
-// stampJump records a jump of a stamp series (bags without /clock).
-func (j *stampJumps) stampJump(a *analyzer, last *int64, ticks *reservoir, stamp int64, m *bagread.Message, link string) {
+// stampJump records a jump of a stamp series (bags without /clock). A
+// forward step counts only by what it exceeds the record-time step: a
+// publisher that pauses for 10 s and resumes moved its stamps 10 s
+// forward, as the recorder's clock did; that is a gap, not a jump.
+func (j *stampJumps) stampJump(a *analyzer, s *stampSeries, stamp int64, m *bagread.Message, link string) {
+	last, ticks := &s.last, &s.ticks
 	delta := stamp - *last
+	ahead := delta - max(0, m.LogTimeNS-s.lastLog)
 	kind := ""
 	switch {
 	case isBackward(delta, a.cfg.JumpMinBackwardNS):
 		kind = "backward"
-	case delta > 0 && delta >= forwardThreshold(a.cfg.JumpMinForwardNS, ticks):
+	case delta > 0 && ahead >= forwardThreshold(a.cfg.JumpMinForwardNS, ticks):
 		kind = "forward"
 	case delta > 0:
 		ticks.add(float64(delta))

@@ -101,6 +101,7 @@ func (a *analyzer) tfTreeVerdict(v *Verdict) bool {
 		return false
 	}
 	v.Sentence = fs[0].Sentence
+	v.Class = VerdictTFTree + fs[0].Kind
 	v.Evidence = append(v.Evidence, fs[0].Evidence...)
 	for _, f := range fs[1:] {
 		v.Evidence = append(v.Evidence, f.Sentence)
@@ -118,9 +119,19 @@ func (a *analyzer) tfTreeLead(v *Verdict, rowsHealthy bool) {
 	if len(fs) == 0 {
 		return
 	}
-	if rowsHealthy && fs[0].rank <= rankTFStatic {
+	switch {
+	case rowsHealthy && fs[0].rank <= rankTFStatic:
 		v.Evidence = append(v.Evidence, "Sensor topics: "+v.Sentence)
 		v.Sentence = fs[0].Sentence
+		v.Class = VerdictTFTree + fs[0].Kind
+		v.Evidence = append(v.Evidence, fs[0].Evidence...)
+		fs = fs[1:]
+	case rowsHealthy:
+		// A warning of the tree (repeated or backward stamps, an offset
+		// from the recorder) still outranks "no clock problem": it is a
+		// finding, and --fail-on counts it.
+		v.Sentence = strings.TrimSuffix(v.Sentence, ".") + "; but the tf tree has a warning: " + fs[0].Sentence
+		v.Class = VerdictTFTree + fs[0].Kind
 		v.Evidence = append(v.Evidence, fs[0].Evidence...)
 		fs = fs[1:]
 	}

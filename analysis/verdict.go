@@ -18,8 +18,10 @@ func (a *analyzer) verdict() Verdict {
 	v := Verdict{Evidence: []string{}, Commands: []string{}}
 	if a.scans == 0 || len(a.pairs) == 0 {
 		v.Sentence = "No sensor messages (LaserScan, PointCloud2, Image, Imu, Range, Odometry, ...) in this bag: there is nothing to check per message."
+		v.Class = VerdictNoSensorMessages
 		if len(a.scanTopics) > 0 {
 			v.Sentence = fmt.Sprintf("The topic %s has no messages with a frame id in this bag (often a QoS mismatch while recording): there is nothing to check per message.", strings.Join(a.scanTopics, ", "))
+			v.Class = VerdictEmptyTopic
 		}
 		if len(a.scanTopics) > 0 {
 			a.tfTreeLead(&v, false)
@@ -37,7 +39,7 @@ func (a *analyzer) verdict() Verdict {
 	bestN := 0
 	for _, c := range order {
 		for _, p := range a.pairs {
-			if p.identity() {
+			if p.identity() || c == NoTransform && a.startupOnly(p) {
 				continue
 			}
 			total := 0
@@ -56,14 +58,19 @@ func (a *analyzer) verdict() Verdict {
 	}
 	if best == nil {
 		for _, p := range a.pairs {
-			if !p.identity() {
+			if !p.identity() && p.classes[SameClock] > 0 && (best == nil || p.classes[SameClock] > best.classes[SameClock]) {
 				best = p
-				break
+			}
+		}
+		for _, p := range a.pairs {
+			if best == nil && !p.identity() {
+				best = p
 			}
 		}
 		if best == nil {
 			p := a.pairs[0]
 			v.Sentence = fmt.Sprintf("%s is in the target frame '%s' already (frame_id '%s'): no transform to check; choose another target (--target-frame).", p.topic, p.target, p.frame)
+			v.Class = VerdictTargetIsFrame
 			a.timeLead(&v, false)
 			a.jumpEvidence(&v)
 			return v
@@ -90,12 +97,18 @@ func (a *analyzer) verdict() Verdict {
 		total += n
 	}
 	unit := unitOf(best.typ)
-	v.Evidence = append(v.Evidence, fmt.Sprintf("%s → %s: %d of %d %s are %s; median diff (%s stamp − latest %s) %s, range %s .. %s.",
-		topic, target, bestN, total, unit, bestClass, strings.TrimSuffix(unit, "s"), ps.Stalest, fmtS(ps.MedianDiffS), fmtS(ps.MinDiffS), fmtS(ps.MaxDiffS)))
-	if len(best.outcomes) > 0 {
+	if best.diff.n > 0 && ps.Stalest != "" {
+		v.Evidence = append(v.Evidence, fmt.Sprintf("%s → %s: %d of %d %s are %s; median diff (%s stamp − latest %s) %s, range %s .. %s.",
+			topic, target, bestN, total, unit, bestClass, strings.TrimSuffix(unit, "s"), ps.Stalest, fmtS(ps.MedianDiffS), fmtS(ps.MinDiffS), fmtS(ps.MaxDiffS)))
+	} else if bestClass != NoTransform {
+		v.Evidence = append(v.Evidence, fmt.Sprintf("%s → %s: %d of %d %s are %s (no dynamic transform on the path to compare stamps with).",
+			topic, target, bestN, total, unit, bestClass))
+	}
+	if len(best.outcomes) > 0 && (a.hasTF() || best.outcomes["dropped_empty_frame"] > 0) {
 		v.Evidence = append(v.Evidence, fmt.Sprintf("%s filter (queue %d, cache %.0f s): %s.", ps.Consumer,
 			best.queue, r.Settings.CacheTimeS, countsText(best.outcomes)))
 	}
+	v.Class = string(bestClass)
 	switch bestClass {
 	case LaserOnSystemClock:
 		v.Sentence = fmt.Sprintf("The %s publishes %s with system time while tf follows %s: set use_sim_time:=true on the node publishing %s.", publisherNoun(best.typ), topic, clockName, topic)
@@ -103,22 +116,15 @@ func (a *analyzer) verdict() Verdict {
 			v.Sentence = fmt.Sprintf("The drivers of %s publish with system time while tf follows %s: set use_sim_time:=true on the nodes publishing them.", joinNames(all), clockName)
 		}
 		v.Evidence = append(v.Evidence, "A scan stamped ~1.79e9 s ahead of tf waits for a transform that never comes; the filter drops it when the queue is full (\"discarding message because the queue is full\").")
-		v.Commands = append(v.Commands, "ros2 param get /<laser_driver_node> use_sim_time")
+		v.Commands = append(v.Commands, listUseSimTimeCmd)
 	case TFOnSystemClock:
 		link := strings.SplitN(ps.Stalest, " on ", 2)[0]
 		v.Sentence = fmt.Sprintf("A tf publisher stamps %s with system time while %s follows %s: set use_sim_time:=true on the node publishing %s (robot_state_publisher or the odometry node).", link, topic, clockName, link)
 		v.Evidence = append(v.Evidence, fmt.Sprintf("A scan ~1.79e9 s behind tf is more than the cache time (%.0f s) older than the latest transform: dropped at once as \"earlier than all the data in the transform cache\".", r.Settings.CacheTimeS))
-		v.Commands = append(v.Commands, "ros2 param get /robot_state_publisher use_sim_time")
+		v.Commands = append(v.Commands, listUseSimTimeCmd)
 	case ZeroStamp:
-		z := r.ZeroStamp
-		v.Sentence = fmt.Sprintf("%s has %d %s stamped 0: the %s uses sim time but published before it received /clock; tf2 pairs those %s with the latest pose.", topic, bestN, unitOf(best.typ), publisherNoun(best.typ), unitOf(best.typ))
-		if all := a.topicsWithClass(ZeroStamp, best); len(all) > 1 {
-			v.Sentence = fmt.Sprintf("%s are stamped 0 (%d messages): their drivers use sim time but published before they received /clock; tf2 pairs those messages with the latest pose.", joinNames(all), z.Count)
-		}
+		a.zeroStampVerdict(&v, best, bestN)
 		a.stuckZeroWording(&v)
-		v.Evidence = append(v.Evidence, fmt.Sprintf("%d of them arrived before the first /clock; cost (pose at the real time vs latest pose) over %d scans: median %.3f m / %.2f°, max %.3f m / %.2f°.",
-			z.BeforeFirstClock, z.Costed, z.MedianDisplacementM, z.MedianRotationDeg, z.MaxDisplacementM, z.MaxRotationDeg))
-		v.Commands = append(v.Commands, "ros2 param get /<laser_driver_node> use_sim_time")
 	case ClockSkew:
 		v.Sentence = fmt.Sprintf("%s and tf (%s) are %s apart on the same clock: the machines' clocks are out of sync; synchronise them (chrony/NTP).", topic, strings.SplitN(ps.Stalest, " on ", 2)[0], fmtS(ps.MedianDiffS))
 		if ps.MedianDiffS < 0 && -ps.MedianDiffS*1e9 > float64(a.cache) || ps.MedianDiffS > 0 && drops > 0 {
@@ -128,58 +134,268 @@ func (a *analyzer) verdict() Verdict {
 		}
 		v.Commands = append(v.Commands, "chronyc tracking", "chronyc sources -v")
 	case NoTransform:
-		v.Sentence = fmt.Sprintf("No transform connects %s (frame '%s') to '%s' in this bag: this is not a clock problem; check the tf tree and the frame names.", topic, frame, target)
-		if len(r.TFTree) == 0 {
-			v.Evidence = append(v.Evidence, "The bag has no /tf or /tf_static data at all.")
+		if !a.noTransformVerdict(&v, best) {
+			v.Sentence = fmt.Sprintf("No transform connects %s (frame '%s') to '%s' in this bag: this is not a clock problem; check the tf tree and the frame names.", topic, frame, target)
+			v.Class = string(NoTransform)
+			v.Commands = append(v.Commands, "ros2 run tf2_tools view_frames")
 		}
-		v.Commands = append(v.Commands, "ros2 run tf2_tools view_frames")
 	case StaticOnly:
 		v.Sentence = fmt.Sprintf("Only static transforms link '%s' to '%s': a clock mismatch is invisible on this path; choose a target across a dynamic link (e.g. --target-frame odom).", frame, target)
+		v.Class = string(StaticOnly)
 	default:
 		if back := r.Counts.BackwardJumps; back > 0 {
-			v.Sentence = fmt.Sprintf("/clock jumps back %d times (a looping bag or a simulator reset): every sim-time node clears its tf buffer each time; %s and tf are otherwise on the same clock (median %s apart).", back, topic, fmtS(ps.MedianDiffS))
+			v.Sentence = fmt.Sprintf("/clock jumps back %s (a looping bag or a simulator reset): every sim-time node clears its tf buffer each time; %s and tf are otherwise on the same clock (median %s apart).", plural(back, "time"), topic, fmtS(ps.MedianDiffS))
+			v.Class = VerdictClockJumpBack
 		} else if drops > 0 {
-			v.Sentence = fmt.Sprintf("%s and tf are on the same clock (%s apart), yet %d %s were dropped: not a clock problem; look at the tf tree, the frame names and the queue size.", topic, fmtS(ps.MedianDiffS), drops, unit)
+			v.Sentence = fmt.Sprintf("%s and tf are on the same clock (%s apart), yet %s %s dropped: not a clock problem; look at the tf tree, the frame names and the queue size.", topic, fmtS(ps.MedianDiffS), plural(drops, strings.TrimSuffix(unit, "s")), wasWere(drops))
+			v.Class = VerdictSameClockDrops
 		} else {
 			v.Sentence = fmt.Sprintf("%s and tf are on the same clock (median %s apart) and no %s is dropped by the %s: no clock problem in this bag.", a.sameClockTopics(topic), fmtS(ps.MedianDiffS), strings.TrimSuffix(unit, "s"), a.filterNames(ps.Consumer))
+			v.Class = VerdictNoProblem
 		}
 	}
 	a.jumpEvidence(&v)
 	a.topicEvidence(&v)
-	for _, s := range r.Skew {
-		if s.Kind == SkewConstantOffset {
-			name := s.Topic
-			if s.Link != "" {
-				name += " " + s.Link
-			}
-			v.Evidence = append(v.Evidence, fmt.Sprintf("%s: record time − stamp is a constant %s (p95 %s): the recorder's clock and the publisher's differ (check chrony).", name, fmtS(s.MedianS), fmtS(s.P95S)))
+	a.recorderClockEvidence(&v)
+	a.otherClockEvidence(&v)
+	healthy := bestClass == SameClock && drops == 0 && r.Counts.BackwardJumps == 0
+	if a.timeLead(&v, healthy) {
+		// A finding about time (stale data, a wall timer, a clock step)
+		// leads; the tf tree and empty topics become evidence.
+		v.Class = VerdictTime
+		healthy = false
+	}
+	a.tfTreeLead(&v, healthy)
+	a.emptyTopicsLead(&v, healthy)
+	if n := r.Counts.RosoutLines; n > 0 {
+		v.Evidence = append(v.Evidence, fmt.Sprintf("/rosout recorded %s; %s match a predicted drop.", plural(n, "filter-drop / jump-back line"), plural(r.Counts.MatchedDrops, "drop line")))
+	}
+	v.Commands = append(v.Commands, fmt.Sprintf("ros2 topic echo %s --field header.stamp --once", topic))
+	if a.hasTF() && frame != "" && a.treeHas(frame) && a.treeHas(target) {
+		v.Commands = append(v.Commands, fmt.Sprintf("ros2 run tf2_ros tf2_echo %s %s  %s", target, frame, tf2EchoNote))
+	}
+	return v
+}
+
+// Verdict classes beyond the row classes (Verdict.Class): what the
+// headline is about.
+const (
+	VerdictNoProblem        = "no_problem"
+	VerdictNoSensorMessages = "no_sensor_messages"
+	VerdictEmptyTopic       = "empty_topic"
+	VerdictTargetIsFrame    = "target_is_frame"
+	VerdictClockJumpBack    = "clock_jump_back"
+	VerdictSameClockDrops   = "same_clock_drops"
+	VerdictNoTF             = "no_tf"
+	VerdictTargetNotInTree  = "target_not_in_tree"
+	VerdictFrameNotInTree   = "frame_not_in_tree"
+	VerdictEmptyFrameID     = "empty_frame_id"
+	// VerdictTime: a finding of time hygiene (verdict_time.go) leads.
+	VerdictTime = "time"
+	// VerdictTFTree is "tf_tree:" + the leading TFFinding's kind.
+	VerdictTFTree = "tf_tree:"
+)
+
+// listUseSimTimeCmd prints use_sim_time of every running node: the
+// command the verdict gives when the bag does not name the node.
+const listUseSimTimeCmd = `for n in $(ros2 node list); do echo "$n: $(ros2 param get $n use_sim_time)"; done`
+
+func wasWere(n int) string {
+	if n == 1 {
+		return "was"
+	}
+	return "were"
+}
+
+// startupOnly reports whether a pair's only problem is messages that came
+// before the tf tree: every row found no transform, yet the frame is
+// connected to the target once the bag is read (a topic with one message
+// at the very start).
+func (a *analyzer) startupOnly(p *pairStats) bool {
+	if p.pathSeen || p.frame == "" {
+		return false
+	}
+	n := 0
+	for _, k := range p.classes {
+		n += k
+	}
+	if p.classes[NoTransform] != n {
+		return false
+	}
+	path, err := a.tf.buf.AppendPath(nil, strings.TrimPrefix(p.target, "/"), strings.TrimPrefix(p.frame, "/"))
+	return err == nil && len(path) > 0
+}
+
+// hasTF reports whether the bag holds any transform (/tf or /tf_static).
+func (a *analyzer) hasTF() bool { return len(a.rep.TFTree) > 0 }
+
+// treeHas reports whether frame is a parent or child of a link in the bag.
+func (a *analyzer) treeHas(frame string) bool {
+	frame = strings.TrimPrefix(frame, "/")
+	for _, l := range a.rep.TFTree {
+		if l.Parent == frame || l.Child == frame {
+			return true
 		}
 	}
-	a.otherClockEvidence(&v)
-	led := a.timeLead(&v, bestClass == SameClock && drops == 0 && r.Counts.BackwardJumps == 0)
-	a.tfTreeLead(&v, bestClass == SameClock && !led)
-	if n := r.Counts.RosoutLines; n > 0 {
-		v.Evidence = append(v.Evidence, fmt.Sprintf("/rosout recorded %d filter-drop / jump-back lines; %d drop lines match a predicted drop.", n, r.Counts.MatchedDrops))
+	return false
+}
+
+// treeFrames lists up to max frames of the tf tree, parents first.
+func (a *analyzer) treeFrames(max int) (names []string, total int) {
+	seen := map[string]bool{}
+	for _, l := range a.rep.TFTree {
+		for _, f := range []string{l.Parent, l.Child} {
+			if !seen[f] {
+				seen[f] = true
+				if len(names) < max {
+					names = append(names, f)
+				}
+			}
+		}
 	}
-	v.Commands = append(v.Commands,
-		fmt.Sprintf("ros2 topic echo %s --field header.stamp --once", topic),
-		fmt.Sprintf("ros2 run tf2_ros tf2_echo %s %s  %s", target, frame, tf2EchoNote))
-	return v
+	return names, len(seen)
+}
+
+// analysedWithMessages lists the analysed topics that hold messages.
+func (a *analyzer) analysedWithMessages() []string {
+	var out []string
+	for _, ts := range a.topics.analysed() {
+		if ts.count > 0 {
+			out = append(out, ts.name)
+		}
+	}
+	return out
+}
+
+// emptyFrameDrops counts, per topic, the messages the filter drops for an
+// empty frame_id.
+func (a *analyzer) emptyFrameTopics() (topics []string, n int) {
+	for _, p := range a.pairs {
+		if k := p.outcomes["dropped_empty_frame"]; k > 0 {
+			if !contains(topics, p.topic) {
+				topics = append(topics, p.topic)
+			}
+			n += k
+		}
+	}
+	return topics, n
+}
+
+// noTransformVerdict words a pair whose messages never reach the target:
+// an empty frame_id, a bag without tf, or a frame no transform names. It
+// reports false for the remaining case (the frame is in the tree but not
+// connected to the target), which the caller words.
+func (a *analyzer) noTransformVerdict(v *Verdict, best *pairStats) bool {
+	topic, frame := best.topic, best.frame
+	if ets, n := a.emptyFrameTopics(); n > 0 {
+		a.emptyFrameSentence(v, ets, n)
+		if !a.hasTF() {
+			v.Evidence = append(v.Evidence, "The bag has no /tf or /tf_static either: even with a frame_id, these messages cannot be checked against transforms.")
+		}
+		return true
+	}
+	if !a.hasTF() {
+		v.Sentence = fmt.Sprintf("This bag has no /tf or /tf_static: the clocks of %s cannot be checked against transforms; record tf with the sensors (ros2 bag record /tf /tf_static ...).", joinNames(a.analysedWithMessages()))
+		v.Class = VerdictNoTF
+		v.Evidence = append(v.Evidence, "Without transforms no consumer can place these messages in a fixed frame, and no clock mismatch between sensors and tf can show; the message stamps are judged against record time only (below).")
+		v.Commands = append(v.Commands, "ros2 topic info /tf --verbose", "ros2 topic info /tf_static --verbose")
+		return true
+	}
+	if frame != "" && a.treeHas(frame) && !a.treeHas(best.target) {
+		names, total := a.treeFrames(6)
+		list := strings.Join(names, ", ")
+		if total > len(names) {
+			list += fmt.Sprintf(" and %d more", total-len(names))
+		}
+		v.Sentence = fmt.Sprintf("The target frame '%s' is not in this bag's tf tree (it has %s): %s cannot be checked against tf there; choose a frame of the tree with --target-frame.", best.target, list, topic)
+		v.Class = VerdictTargetNotInTree
+		v.Commands = append(v.Commands, "ros2 run tf2_tools view_frames")
+		return true
+	}
+	if frame != "" && !a.treeHas(frame) {
+		names, total := a.treeFrames(6)
+		list := strings.Join(names, ", ")
+		if total > len(names) {
+			list += fmt.Sprintf(" and %d more", total-len(names))
+		}
+		v.Sentence = fmt.Sprintf("No transform in this bag names %s's frame '%s' (the tf tree has %s): its clock cannot be checked against tf; record the transform that places '%s' (usually a static one from robot_state_publisher), or fix the frame_id.", topic, frame, list, frame)
+		v.Class = VerdictFrameNotInTree
+		if ts := a.topics.byRole(roleTFStatic); ts != nil && ts.messages == 0 {
+			v.Evidence = append(v.Evidence, fmt.Sprintf("%s was recorded without any message: the static transforms were not recorded (they are published once, latched, often before the recording starts).", ts.name))
+		}
+		v.Commands = append(v.Commands, fmt.Sprintf("ros2 topic echo %s --field header.frame_id --once", topic), "ros2 run tf2_tools view_frames")
+		return true
+	}
+	return false
+}
+
+// emptyFrameSentence heads the verdict with messages whose frame_id is
+// empty: tf2_ros::MessageFilter drops each with its own reason, whatever
+// the clocks.
+func (a *analyzer) emptyFrameSentence(v *Verdict, topics []string, n int) {
+	v.Class = VerdictEmptyFrameID
+	v.Sentence = fmt.Sprintf("%s %s %s with an empty frame_id: tf2_ros::MessageFilter drops every one (\"Message Filter dropping message: frame '' at time … for reason 'the frame id of the message is empty'\"); set the frame_id in the publisher (often its frame_id parameter).",
+		joinNames(topics), hasHave(len(topics)), plural(n, "message"))
+	for _, t := range topics {
+		if len(v.Commands) < 3 {
+			v.Commands = append(v.Commands, fmt.Sprintf("ros2 topic echo %s --field header.frame_id --once", t))
+		}
+	}
+}
+
+func hasHave(n int) string {
+	if n == 1 {
+		return "has"
+	}
+	return "have"
+}
+
+// zeroStampVerdict words messages stamped 0: with /clock, a sim-time
+// driver that published before its first /clock; without /clock, the bag
+// cannot show which of a clock never set or a stamp never filled in.
+func (a *analyzer) zeroStampVerdict(v *Verdict, best *pairStats, n int) {
+	z := a.rep.ZeroStamp
+	topic, unit := best.topic, unitOf(best.typ)
+	all := a.topicsWithClass(ZeroStamp, best)
+	if a.hasClock {
+		v.Sentence = fmt.Sprintf("%s has %s stamped 0: the %s uses sim time but published before it received /clock; tf2 pairs those %s with the latest pose.", topic, plural(n, strings.TrimSuffix(unit, "s")), publisherNoun(best.typ), unit)
+		v.Class = string(ZeroStamp)
+		if len(all) > 1 {
+			v.Sentence = fmt.Sprintf("%s are stamped 0 (%s): their drivers use sim time but published before they received /clock; tf2 pairs those messages with the latest pose.", joinNames(all), plural(z.Count, "message"))
+			v.Class = string(ZeroStamp)
+		}
+		v.Evidence = append(v.Evidence, fmt.Sprintf("%d of them arrived before the first /clock.", z.BeforeFirstClock))
+	} else {
+		v.Sentence = fmt.Sprintf("%s has %s stamped 0 and the bag has no /clock: the %s's clock read 0 (a node with use_sim_time:=true and no /clock publisher has ROS time 0) or it never fills in header.stamp; tf2 pairs such %s with the latest transform.", topic, plural(n, strings.TrimSuffix(unit, "s")), publisherNoun(best.typ), unit)
+		v.Class = string(ZeroStamp)
+		if len(all) > 1 {
+			v.Sentence = fmt.Sprintf("%s have messages stamped 0 (%s) and the bag has no /clock: their publishers' clocks read 0 (use_sim_time:=true with no /clock publisher) or they never fill in header.stamp; tf2 pairs such messages with the latest transform.", joinNames(all), plural(z.Count, "message"))
+			v.Class = string(ZeroStamp)
+		}
+	}
+	if z.Costed > 0 {
+		v.Evidence = append(v.Evidence, fmt.Sprintf("Cost (pose at the real time vs latest pose) over %s: median %.3f m / %.2f°, max %.3f m / %.2f°.",
+			plural(z.Costed, "message"), z.MedianDisplacementM, z.MedianRotationDeg, z.MaxDisplacementM, z.MaxRotationDeg))
+	}
+	if !a.hasTF() {
+		v.Evidence = append(v.Evidence, "The bag has no /tf or /tf_static: what a zero stamp costs in pose cannot be measured here.")
+	}
+	v.Commands = append(v.Commands, listUseSimTimeCmd)
 }
 
 func (a *analyzer) jumpEvidence(v *Verdict) {
 	r := &a.rep
 	if n := r.Counts.BackwardJumps; n > 0 {
-		v.Evidence = append(v.Evidence, fmt.Sprintf("/clock jumps back %d time(s) (bag loop or simulator reset): every sim-time node logs \"Detected jump back in time. Clearing TF buffer.\" and loses its tf.", n))
+		v.Evidence = append(v.Evidence, fmt.Sprintf("/clock jumps back %s (bag loop or simulator reset): every sim-time node logs \"Detected jump back in time. Clearing TF buffer.\" and loses its tf.", plural(n, "time")))
 	}
 	if f := r.Counts.ClockJumps - r.Counts.BackwardJumps; f > 0 {
-		v.Evidence = append(v.Evidence, fmt.Sprintf("/clock jumps forward %d time(s).", f))
+		v.Evidence = append(v.Evidence, fmt.Sprintf("/clock jumps forward %s.", plural(f, "time")))
 	}
 	if r.Counts.StampJumps > 0 {
-		v.Evidence = append(v.Evidence, fmt.Sprintf("No /clock; header stamps jump %d times on scan topics or tf links.", r.Counts.StampJumps))
+		v.Evidence = append(v.Evidence, fmt.Sprintf("No /clock; header stamps jump %s on sensor topics or tf links.", plural(r.Counts.StampJumps, "time")))
 	}
 	if r.Counts.Stalls > 0 {
-		v.Evidence = append(v.Evidence, fmt.Sprintf("/clock stalls %d times while record time runs.", r.Counts.Stalls))
+		v.Evidence = append(v.Evidence, fmt.Sprintf("/clock stalls %s while record time runs.", plural(r.Counts.Stalls, "time")))
 	}
 	if cr := r.ClockRate; cr != nil && cr.RealTimeFactor > 0 && (cr.RealTimeFactor < 0.9 || cr.RealTimeFactor > 1.1) {
 		v.Evidence = append(v.Evidence, fmt.Sprintf("/clock runs at %.2fx record time.", cr.RealTimeFactor))
@@ -287,24 +503,15 @@ func (a *analyzer) filterNames(first string) string {
 // there is no transform to check.
 func (p *pairStats) identity() bool { return p.frame == strings.TrimPrefix(p.target, "/") }
 
-// topicEvidence adds one line for start-up drops and one for analysed
-// topics without messages.
+// topicEvidence adds one line for start-up drops (emptyTopicsLead words
+// analysed topics without messages).
 func (a *analyzer) topicEvidence(v *Verdict) {
 	n := 0
 	for _, p := range a.rep.Pairs {
 		n += p.StartupDrops
 	}
 	if n > 0 {
-		v.Evidence = append(v.Evidence, fmt.Sprintf("%d message(s) stamped before the first transform on their path were dropped at start-up (the sensors started before the tf tree): harmless, not counted as drops.", n))
-	}
-	var empty []string
-	for _, ts := range a.topics.analysed() {
-		if ts.count == 0 {
-			empty = append(empty, ts.name)
-		}
-	}
-	if len(empty) > 0 {
-		v.Evidence = append(v.Evidence, fmt.Sprintf("No messages on %s (often a QoS mismatch while recording).", strings.Join(empty, ", ")))
+		v.Evidence = append(v.Evidence, fmt.Sprintf("%s stamped before the first transform on %s path %s dropped at start-up (the sensors started before the tf tree): harmless, not counted as drops.", plural(n, "message"), map[bool]string{true: "its", false: "their"}[n == 1], wasWere(n)))
 	}
 }
 
@@ -321,8 +528,9 @@ func countsText(m map[string]int) string {
 
 // otherClockEvidence points at publishers whose stamps live on another
 // clock family than the rest: static links (harmless to tf2, which ignores
-// their time, but a node without use_sim_time) and scan topics of bags
-// without /clock whose stamps are an epoch away from record time.
+// their time, but a node without use_sim_time) and, in bags without
+// /clock, topics and links whose stamps are on another family than the
+// others. Each kind is one line, with a count and three examples.
 func (a *analyzer) otherClockEvidence(v *Verdict) {
 	r := &a.rep
 	var dyn reservoir
@@ -333,19 +541,169 @@ func (a *analyzer) otherClockEvidence(v *Verdict) {
 	}
 	if dyn.n > 0 {
 		ref := dyn.median()
+		var names []string
+		var stamp float64
 		for _, l := range r.TFTree {
 			if l.Static && math.Abs(float64(l.NewestNS)-ref) >= float64(EpochThresholdNS) {
-				v.Evidence = append(v.Evidence, fmt.Sprintf("Static link %s->%s on %s is stamped %s while dynamic tf is near %s: its publisher runs on another clock (use_sim_time not set); tf2 ignores static stamps, so it does no harm here.",
-					l.Parent, l.Child, l.Topic, fmtS(float64(l.NewestNS)/1e9), fmtS(ref/1e9)))
+				names = append(names, l.Parent+"->"+l.Child+" on "+l.Topic)
+				stamp = float64(l.NewestNS)
 			}
+		}
+		switch len(names) {
+		case 0:
+		case 1:
+			v.Evidence = append(v.Evidence, fmt.Sprintf("Static link %s is stamped %s while dynamic tf is near %s: its publisher runs on another clock (use_sim_time not set); tf2 ignores static stamps, so it does no harm here.",
+				names[0], fmtS(stamp/1e9), fmtS(ref/1e9)))
+		default:
+			v.Evidence = append(v.Evidence, fmt.Sprintf("%d static links are stamped on another clock than dynamic tf (near %s), e.g. %s: their publishers run without use_sim_time; tf2 ignores static stamps, so it does no harm here.",
+				len(names), fmtS(ref/1e9), examples(names)))
 		}
 	}
 	if a.hasClock {
 		return
 	}
+	var mixed []string
+	var median float64
 	for _, s := range r.Skew {
-		if s.Link == "" && s.Kind == SkewDifferentClock {
-			v.Evidence = append(v.Evidence, fmt.Sprintf("%s: header stamps are %s behind record time and the bag has no /clock: the publisher's clock is not the recorder's (sim time, or a clock never set).", s.Topic, fmtS(s.MedianS)))
+		if s.Kind == SkewDifferentClock {
+			mixed = append(mixed, skewName(s))
+			median = s.MedianS
 		}
 	}
+	switch len(mixed) {
+	case 0:
+	case 1:
+		v.Evidence = append(v.Evidence, fmt.Sprintf("%s: header stamps are %s behind record time, on another clock than the other topics and links, and the bag has no /clock: its publisher runs on another clock (use_sim_time set without /clock, or a machine whose clock was never set).", mixed[0], fmtS(median)))
+	default:
+		v.Evidence = append(v.Evidence, fmt.Sprintf("%d topics and links are stamped on another clock than the rest of the bag (no /clock), e.g. %s: their publishers run on another clock.", len(mixed), examples(mixed)))
+	}
+}
+
+// examples names the first three items and counts the rest.
+func examples(names []string) string {
+	if len(names) <= 3 {
+		return joinList(names)
+	}
+	return fmt.Sprintf("%s, … (%d more)", strings.Join(names[:3], ", "), len(names)-3)
+}
+
+// joinList is "a", "a and b", "a, b and c".
+func joinList(names []string) string {
+	if len(names) <= 1 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
+}
+
+func skewName(s Skew) string {
+	if s.Link != "" {
+		return s.Link + " on " + s.Topic
+	}
+	return s.Topic
+}
+
+// recorderClockEvidence says once how the stamps relate to record time:
+// sim-time stamps recorded on wall time (normal for simulation, noted once
+// instead of per topic), sim-time stamps without /clock (what that means
+// for replay), and a constant offset on every topic (machines out of sync,
+// or a bag re-recorded from a replay without --clock).
+func (a *analyzer) recorderClockEvidence(v *Verdict) {
+	r := &a.rep
+	var sim, recSim, offset []string
+	var simAge reservoir
+	allOffset, offsets := true, reservoir{}
+	for _, s := range r.Skew {
+		switch s.Kind {
+		case SkewSimTime:
+			sim = append(sim, skewName(s))
+			simAge.add(s.MedianS)
+		case SkewRecorderSimTime:
+			recSim = append(recSim, skewName(s))
+		case SkewConstantOffset:
+			offset = append(offset, fmt.Sprintf("%s %s", skewName(s), fmtDur(s.MedianS)))
+			offsets.add(s.MedianS)
+		}
+		if s.Kind != SkewConstantOffset && s.Count >= minSkewSamples {
+			allOffset = false
+		}
+	}
+	if len(sim) > 0 {
+		what := "every stamped topic and tf link"
+		if n := a.stampedSeries(); len(sim) < n {
+			what = fmt.Sprintf("%d of %d stamped topics and tf links (%s)", len(sim), n, examples(sim))
+		}
+		if a.hasClock {
+			v.Evidence = append(v.Evidence, fmt.Sprintf("Stamps of %s are on sim time (/clock) and the recorder ran on wall time, normal for simulation: record time − stamp (%s) is not an age; the skew table marks them sim_time.", what, fmtS(simAge.median())))
+		} else {
+			v.Evidence = append(v.Evidence, fmt.Sprintf("Stamps of %s are %s behind record time and the bag has no /clock: it was recorded without /clock (sim time, or a publishing machine whose clock was never set). A replay cannot restore that clock: `ros2 bag play --clock` publishes record time (wall time here), so nodes on sim time see every stamp that far in the past; record /clock with the bag.", what, fmtS(simAge.median())))
+		}
+	}
+	if len(recSim) > 0 {
+		v.Evidence = append(v.Evidence, fmt.Sprintf("Record times are on sim time while the stamps of %s are on system time (a recorder with use_sim_time, or a converted bag): record time − stamp is not an age here.", examples(recSim)))
+	}
+	if len(offset) == 0 {
+		return
+	}
+	med := offsets.median()
+	if allOffset && med >= 86400 && med <= 366*86400 && a.sawReplayer() {
+		v.Evidence = append(v.Evidence, fmt.Sprintf("Every stamp lags record time by the same %s and /rosout has rosbag2_player lines: this bag was re-recorded while `ros2 bag play` ran without --clock; the offset is the age of the replayed recording, not clock skew. Replay with --clock (and use_sim_time:=true on the recorder) to keep the original time.", fmtDur(med)))
+		return
+	}
+	line := fmt.Sprintf("Record time − stamp is a constant offset on %s (%s): the recorder's clock and the publishers' differ (check chrony).", plural(len(offset), "topic or link"), examples(offset))
+	if len(offset) == 1 {
+		line = fmt.Sprintf("Record time − stamp is a constant offset on %s: the recorder's clock and the publisher's differ (check chrony).", offset[0])
+	}
+	if allOffset && med >= 86400 {
+		line = strings.TrimSuffix(line, " (check chrony).") + fmt.Sprintf(": an offset of %s on every topic is two machines out of sync (chrony/NTP), or a bag re-recorded while `ros2 bag play` ran without --clock (the offset is then the age of the replayed recording).", fmtDur(med))
+	}
+	v.Evidence = append(v.Evidence, line)
+}
+
+// stampedSeries counts the skew table's rows with samples.
+func (a *analyzer) stampedSeries() int {
+	n := 0
+	for _, s := range a.rep.Skew {
+		if s.Count > 0 {
+			n++
+		}
+	}
+	return n
+}
+
+// sawReplayer reports whether /rosout or /parameter_events name
+// rosbag2_player: the recording was made while a bag was replayed.
+func (a *analyzer) sawReplayer() bool {
+	for _, c := range a.checks {
+		if n, ok := c.(*nodeClockCheck); ok {
+			for _, name := range n.order {
+				if strings.Contains(name, "rosbag2_player") {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// emptyTopicsLead puts analysed topics that were recorded without a
+// message in front of a healthy headline: the bag cannot show their clock,
+// and "no clock problem" would hide it.
+func (a *analyzer) emptyTopicsLead(v *Verdict, healthy bool) {
+	var empty []string
+	for _, ts := range a.topics.analysed() {
+		if ts.count == 0 {
+			empty = append(empty, ts.name)
+		}
+	}
+	if len(empty) == 0 {
+		return
+	}
+	if !healthy {
+		v.Evidence = append(v.Evidence, fmt.Sprintf("No messages on %s (often a QoS mismatch while recording).", strings.Join(empty, ", ")))
+		return
+	}
+	v.Class = VerdictEmptyTopic
+	v.Sentence = fmt.Sprintf("%s %s recorded without a single message (often a QoS mismatch while recording), so %s cannot be checked. %s",
+		joinNames(empty), wasWere(len(empty)), map[bool]string{true: "its clock", false: "their clocks"}[len(empty) == 1],
+		strings.Replace(v.Sentence, ": no clock problem in this bag", "", 1))
 }

@@ -170,6 +170,11 @@ type Recovery struct {
 	WALMessages uint64
 }
 
+// WALOnly reports whether the recovery only notes a leftover -wal that was
+// read whole (Offset -1): the file is complete as far as sqlite committed
+// it, not cut.
+func (r *Recovery) WALOnly() bool { return r != nil && r.Offset < 0 && r.WALMessages > 0 }
+
 // Topic is one topic (MCAP channel / sqlite topics row), merged across files.
 type Topic struct {
 	Name                string

@@ -15,7 +15,8 @@ type Completeness struct {
 	// without usable metadata); FilesMissing those not found on disk.
 	FilesListed  int
 	FilesMissing []string
-	// FilesCut names the storage files read only in part (File.Recovery).
+	// FilesCut names the storage files read only in part (File.Recovery,
+	// but not a leftover -wal read whole).
 	FilesCut []string
 	// Recorded is metadata.yaml's message_count, -1 when unknown (no usable
 	// metadata); Present is the number of messages in storage.
@@ -41,7 +42,7 @@ func (c Completeness) Partial() bool {
 func (b *Bag) Completeness() Completeness {
 	c := Completeness{Recorded: -1, Present: b.MessageCount, MetadataRebuilt: b.MetadataReconstructed, MetadataProblem: b.MetadataProblem}
 	for _, f := range b.Files {
-		if f.Recovery != nil {
+		if f.Recovery != nil && !f.Recovery.WALOnly() {
 			c.FilesCut = append(c.FilesCut, f.Path)
 		}
 	}

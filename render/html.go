@@ -203,10 +203,10 @@ func newPage(r *analysis.Report) *page {
 	skipped := r.Summary.Skipped
 	p.Cards = []card{
 		{Label: "duration", Value: humanSeconds(p.Duration), Note: humanBytes(r.Bag.SizeBytes) + ", " + strconv.FormatUint(r.Bag.Messages, 10) + " messages"},
-		{Label: "scans", Value: strconv.Itoa(r.Summary.Scans), Note: strconv.Itoa(r.Summary.Rows) + " (scan, target) rows"},
+		{Label: "messages analysed", Value: strconv.Itoa(r.Summary.Scans), Note: strconv.Itoa(r.Summary.Rows) + " (message, target) rows"},
 		{Label: "filter drops", Value: strconv.Itoa(drops), Note: pct(drops, r.Summary.Rows) + " of rows", Tone: toneIf(drops > 0, "bad")},
 		{Label: "clock jumps", Value: strconv.Itoa(jumps), Note: strconv.Itoa(len(r.StampJumps)) + " stamp jumps", Tone: toneIf(jumps > 0, "warn")},
-		{Label: "zero-stamp scans", Value: strconv.Itoa(r.Summary.ZeroStampScans), Note: strconv.Itoa(r.ZeroStamp.BeforeFirstClock) + " before the first /clock", Tone: toneIf(r.Summary.ZeroStampScans > 0, "warn")},
+		{Label: "stamped 0", Value: strconv.Itoa(r.Summary.ZeroStampScans), Note: zeroNote(r), Tone: toneIf(r.Summary.ZeroStampScans > 0, "warn")},
 		{Label: "skipped messages", Value: strconv.Itoa(skipped), Note: "unreadable or undecodable", Tone: toneIf(skipped > 0, "warn")},
 	}
 
@@ -515,4 +515,13 @@ func pct(n, of int) string {
 		return "–"
 	}
 	return strconv.FormatFloat(float64(n)*100/float64(of), 'f', 1, 64) + "%"
+}
+
+// zeroNote says how many zero stamps came before the first /clock, or that
+// the bag has none.
+func zeroNote(r *analysis.Report) string {
+	if r.ClockRate == nil {
+		return "no /clock in this bag"
+	}
+	return strconv.Itoa(r.ZeroStamp.BeforeFirstClock) + " before the first /clock"
 }

@@ -191,8 +191,16 @@ func summarize(w io.Writer, path string, rep *analysis.Report) {
 	}
 	s := rep.Summary
 	fmt.Fprintf(w, "%s: %s\n", path, s.Verdict)
-	fmt.Fprintf(w, "  %d scans, %d rows; classes: %s; filter: %s; %d clock jumps; %d zero-stamp scans; %d skipped messages\n",
-		s.Scans, s.Rows, counts(s.Classes), counts(s.Filter), len(s.ClockJumps), s.ZeroStampScans, s.Skipped)
+	fmt.Fprintf(w, "  %s analysed, %s; classes: %s; filter: %s; %s; %s stamped 0; %s skipped\n",
+		nOf(s.Scans, "message"), nOf(s.Rows, "row"), counts(s.Classes), counts(s.Filter), nOf(rep.Counts.ClockJumps, "clock jump"), nOf(s.ZeroStampScans, "message"), nOf(s.Skipped, "message"))
+}
+
+// nOf is "1 message", "2 messages".
+func nOf(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 // counts prints a count map as "a 3, b 1", largest first; "none" when
