@@ -51,12 +51,15 @@ type pairStats struct {
 	// transform on its path. Until then, a message stamped before the
 	// first transform (the sensor started before the tree) is start-up
 	// too, even when the path exists when it arrives.
-	inTree   bool
-	classes  map[Class]int
-	outcomes map[string]int
-	diff     reservoir
-	stalest  map[string]int // "parent->child on topic" → count
-	series   *downsampler
+	inTree bool
+	// startupRows counts rows without a path before the pair's first path
+	// (whatever the filter did with them): not a missing link.
+	startupRows int
+	classes     map[Class]int
+	outcomes    map[string]int
+	diff        reservoir
+	stalest     map[string]int // "parent->child on topic" → count
+	series      *downsampler
 	// The key of the last stalest link, so that a run of messages with the
 	// same stalest link builds it once.
 	lastStalest [3]string
@@ -136,6 +139,9 @@ func (rs *rowsState) onStamped(a *analyzer, s *stampedMsg) {
 		}
 		fs.rows = append(fs.rows, row)
 		fs.decided = append(fs.decided, false)
+		if row.Class == NoTransform && !p.pathSeen {
+			p.startupRows++
+		}
 		fs.startup = append(fs.startup, row.Class == NoTransform && !p.pathSeen || beforeTree)
 		key := fs.next
 		fs.next++

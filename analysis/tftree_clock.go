@@ -234,6 +234,9 @@ func (c *tfClockCheck) recorderOffset(a *analyzer, dyn []*linkStats, ref int) {
 	sentence := fmt.Sprintf("Every tf stamp is %s %s the recorder's clock (constant): the clocks of the machine publishing tf and the recording machine are out of sync; synchronise them (chrony/NTP).", fmtDur(best), dir)
 	if best >= 86400 && sign > 0 {
 		sentence = fmt.Sprintf("Every tf stamp is %s behind the recorder's clock (constant): two machines' clocks out of sync (chrony/NTP), or a bag re-recorded while `ros2 bag play` ran without --clock (then the offset is the age of the replayed recording).", fmtDur(best))
+		if best <= 366*86400 && a.sawReplayer() {
+			sentence = fmt.Sprintf("Every tf stamp is %s behind the recorder's clock and /rosout has rosbag2_player lines: the bag was re-recorded while `ros2 bag play` ran without --clock (the offset is the age of the replayed recording), not clocks out of sync.", fmtDur(best))
+		}
 	}
 	a.addTFFinding(TFFinding{
 		Kind: TFOffsetFromRecorder, rank: rankTFOffset, Count: n, FailOn: "skew", Sentence: sentence,

@@ -47,8 +47,13 @@ func (a *analyzer) verdict() Verdict {
 				total += n
 			}
 			// A class must describe at least a tenth of a pair's scans to
-			// lead the verdict: one scan before the tree exists is noise.
-			if n := p.classes[c]; n > bestN && 10*n >= total {
+			// lead the verdict: one scan before the tree exists is noise,
+			// and so are all the scans before the tree, once it exists.
+			n := p.classes[c]
+			if c == NoTransform && p.pathSeen {
+				n -= p.startupRows
+			}
+			if n > bestN && 10*n >= total {
 				best, bestClass, bestN = p, c, n
 			}
 		}

@@ -238,13 +238,16 @@ func writeOne(stdout io.Writer, dir string, spec scenario.Spec, opts bagwrite.Op
 }
 
 func listCases(w io.Writer) {
-	names := append(append(scenario.Names(), scenario.TreeNames()...), scenario.Demo, scenario.Large)
+	names := append(append(append(scenario.Names(), scenario.TreeNames()...), scenario.Demo, scenario.Large), scenario.VerdictNames()...)
 	for _, name := range names {
 		s, _ := scenario.Get(name)
 		tr := s.Truth()
 		clock := "no /clock"
 		if s.ClockHz > 0 {
 			clock = fmt.Sprintf("/clock %g Hz", s.ClockHz)
+		}
+		if s.ClockNotRecorded {
+			clock = "/clock not recorded"
 		}
 		tree := ""
 		if len(tr.TFFindings) > 0 {

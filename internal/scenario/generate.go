@@ -47,11 +47,13 @@ type Record struct {
 // writer registers them.
 func (s Spec) Topics() [][2]string {
 	out := [][2]string{}
-	if s.ClockHz > 0 {
+	if s.ClockHz > 0 && !s.ClockNotRecorded {
 		out = append(out, [2]string{TopicClock, cdr.TypeClock})
 	}
-	out = append(out, [2]string{s.TopicName(TopicTFStatic), cdr.TypeTFMessage})
-	if s.TFHz > 0 {
+	if !s.NoTF {
+		out = append(out, [2]string{s.TopicName(TopicTFStatic), cdr.TypeTFMessage})
+	}
+	if s.TFHz > 0 && !s.NoTF {
 		out = append(out, [2]string{s.TopicName(TopicTF), cdr.TypeTFMessage})
 	}
 	out = append(out, [2]string{s.TopicName(TopicScan), cdr.TypeLaserScan})
@@ -59,7 +61,7 @@ func (s Spec) Topics() [][2]string {
 		out = append(out, [2]string{s.TopicName(TopicPoints), TypePointCloud2},
 			[2]string{s.TopicName(TopicImu), TypeImu}, [2]string{s.TopicName(TopicImage), TypeImage})
 	}
-	if s.Rosout {
+	if s.Rosout || s.Replayer {
 		out = append(out, [2]string{TopicRosout, cdr.TypeLog})
 	}
 	return out
@@ -232,7 +234,7 @@ func (g *gen) jitter(minNS, maxNS int64) func() int64 {
 func (g *gen) streams() []*stream {
 	s := g.s
 	var out []*stream
-	if g.clockP > 0 {
+	if g.clockP > 0 && !s.ClockNotRecorded {
 		out = append(out, g.periodic(0, g.clockP, func() int64 { return 200_000 }, func(_ int, t int64, r *Record) {
 			v := g.simNS(t)
 			r.Topic, r.Type, r.StampNS, r.PublishTimeNS = TopicClock, cdr.TypeClock, v, g.recNS(t)
@@ -246,7 +248,8 @@ func (g *gen) streams() []*stream {
 	if s.LoopPeriod > 0 {
 		staticPeriod = int64(s.LoopPeriod)
 	}
-	out = append(out, g.periodic(staticPhaseNS, staticPeriod, func() int64 { return 300_000 }, func(_ int, t int64, r *Record) {
+	tfStart := int64(s.TFStart)
+	static := g.periodic(tfStart+staticPhaseNS, staticPeriod, func() int64 { return 300_000 }, func(_ int, t int64, r *Record) {
 		st := g.stamp(s.TF, t)
 		m := cdr.TFMessage{Transforms: []cdr.TransformStamped{{
 			Header:       cdr.Header{Stamp: toTime(st), FrameID: s.BaseFrame},
@@ -262,13 +265,23 @@ func (g *gen) streams() []*stream {
 				})
 			}
 		}
+		for i := range s.StaticLinks {
+			m.Transforms = append(m.Transforms, cdr.TransformStamped{
+				Header:       cdr.Header{Stamp: toTime(g.stamp(s.StaticClock, t)), FrameID: s.BaseFrame},
+				ChildFrameID: fmt.Sprintf("static_%d", i),
+				Transform:    cdr.Transform{Translation: cdr.Vector3{X: 0.01 * float64(i), Z: 0.2}, Rotation: cdr.Quaternion{W: 1}},
+			})
+		}
 		r.Topic, r.Type, r.StampNS, r.PublishTimeNS = s.TopicName(TopicTFStatic), cdr.TypeTFMessage, st, g.recNS(t)+s.TF.OffsetNS
 		r.Data = cdr.AppendTFMessage(g.buf[:0], &m, binary.LittleEndian)
 		g.buf = r.Data
-	}))
-	if p := periodNS(s.TFHz); p > 0 {
+	})
+	if !s.NoTF {
+		out = append(out, static)
+	}
+	if p := periodNS(s.TFHz); p > 0 && !s.NoTF {
 		g.tf.Transforms = make([]cdr.TransformStamped, 1)
-		out = append(out, g.periodic(tfPhaseNS, p, g.jitter(300_000, 1_000_000), func(_ int, t int64, r *Record) {
+		out = append(out, g.periodic(tfStart+tfPhaseNS, p, g.jitter(300_000, 1_000_000), func(_ int, t int64, r *Record) {
 			st := g.stamp(s.TF, t)
 			x, y, yaw := pose(g.motionS(t))
 			g.tf.Transforms[0] = cdr.TransformStamped{
@@ -296,6 +309,13 @@ func (g *gen) streams() []*stream {
 	out = append(out, g.treeStreams()...)
 	if s.Rosout {
 		out = append(out, g.rosoutStreams(scanP)...)
+	}
+	if s.Replayer {
+		// ros2 bag play logs once when it starts; the recorder on the same
+		// machine records it.
+		out = append(out, g.periodic(scanPhaseNS/2, g.dur+1, func() int64 { return 100_000 }, func(_ int, t int64, r *Record) {
+			g.emitLog(r, t, Publisher{Clock: ClockSystem}, logInfo, "rosbag2_player", "Playback until timestamp: -1", "play")
+		}))
 	}
 	return out
 }

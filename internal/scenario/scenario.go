@@ -41,6 +41,7 @@ const (
 	ClassZeroStamp          = "zero_stamp"
 	ClassClockSkew          = "clock_skew"
 	ClassStaticOnly         = "static_only"
+	ClassNoTransform        = "no_transform"
 )
 
 // Clock is the time source a publisher stamps its messages with.
@@ -135,6 +136,41 @@ type Spec struct {
 	Detector        *Publisher
 	MapLag          time.Duration
 	StaticConflictM float64
+
+	// The verdict cases (VerdictNames) use these.
+
+	// NoTF records neither /tf nor /tf_static: a bag of sensors alone.
+	NoTF bool
+	// ClockNotRecorded: publishers on ClockSim follow a /clock that runs
+	// (at ClockHz) but is not in the bag (recorded without /clock).
+	ClockNotRecorded bool
+	// StaticLinks adds that many static links base_link->static_<i> to
+	// the /tf_static message, stamped with StaticClock (a robot
+	// description published by a node on another clock).
+	StaticLinks int
+	StaticClock Publisher
+	// TFStart delays /tf and /tf_static: scans published before the tree
+	// exists are start-up drops.
+	TFStart time.Duration
+	// Replayer records one /rosout line of rosbag2_player (the recording
+	// was made while a bag was replayed).
+	Replayer bool
+}
+
+// Verdict case names: situations the verdict must word right, beyond the
+// clock cases.
+const (
+	StartupDrop     = "startup_drop"      // laser starts 600 ms before tf: start-up drops only
+	SimWallRecorder = "sim_wall_recorder" // every publisher on /clock, recorder on wall time
+	SimNoClock      = "sim_no_clock"      // sim-time stamps, /clock not recorded
+	NoTFBag         = "no_tf"             // sensors without any tf
+	ManyStatic      = "many_static"       // 59 static links stamped on system time in a sim bag
+	ReRecorded      = "re_recorded"       // stamps 30 days behind record time, rosbag2_player in /rosout
+)
+
+// VerdictNames lists the verdict cases in a fixed order.
+func VerdictNames() []string {
+	return []string{StartupDrop, SimWallRecorder, SimNoClock, NoTFBag, ManyStatic, ReRecorded}
 }
 
 // Rates and frames of the extra sensors of Spec.Sensors and the tf-tree
@@ -270,8 +306,31 @@ func Get(name string) (Spec, error) {
 		s.Ranges = 1080
 		s.Intensities = true
 		s.TFHz = 100
+	case StartupDrop:
+		s.Duration = 5 * time.Second
+		s.TFStart = 600 * time.Millisecond // 12 scans before the tree: the queue of 10 overflows
+	case SimWallRecorder:
+		s.Duration = 5 * time.Second
+	case SimNoClock:
+		s.Duration = 5 * time.Second
+		s.ClockNotRecorded = true
+	case NoTFBag:
+		s.Duration = 5 * time.Second
+		s.ClockHz = 0
+		s.Laser, s.TF = sys, sys
+		s.NoTF = true
+	case ManyStatic:
+		s.Duration = 5 * time.Second
+		s.StaticLinks = 59
+		s.StaticClock = sys
+	case ReRecorded:
+		s.Duration = 5 * time.Second
+		s.ClockHz = 0
+		month := Publisher{Clock: ClockSystem, OffsetNS: -30 * 86400 * int64(time.Second)}
+		s.Laser, s.TF = month, month
+		s.Replayer = true
 	default:
-		return Spec{}, fmt.Errorf("scenario: unknown case %q (known: %v, %v, %s, %s)", name, Names(), TreeNames(), Demo, Large)
+		return Spec{}, fmt.Errorf("scenario: unknown case %q (known: %v, %v, %v, %s, %s)", name, Names(), TreeNames(), VerdictNames(), Demo, Large)
 	}
 	return s, nil
 }
@@ -316,6 +375,8 @@ func (s Spec) Validate() error {
 		return fmt.Errorf("scenario %s: negative range count", s.Name)
 	case s.ClockHz == 0 && (s.Laser.Clock == ClockSim || s.TF.Clock == ClockSim):
 		return fmt.Errorf("scenario %s: a publisher on sim time needs /clock", s.Name)
+	case s.NoTF && (s.TFHz > 0 && s.TFStart > 0 || s.StaticLinks > 0):
+		return fmt.Errorf("scenario %s: NoTF leaves no tf to delay or extend", s.Name)
 	case s.LoopPeriod > 0 && s.ResetAt > 0:
 		return fmt.Errorf("scenario %s: loop and reset together are not supported", s.Name)
 	case s.LoopPeriod < 0 || s.ResetAt < 0:
@@ -413,6 +474,8 @@ func (s Spec) Truth() Truth {
 	}
 	epoch := float64(s.SystemStartNS-s.SimStartNS) / 1e9
 	switch {
+	case s.NoTF:
+		t.Class, t.DiffS = ClassNoTransform, math.NaN()
 	case s.TFHz == 0:
 		t.Class, t.DiffS = ClassStaticOnly, math.NaN()
 	case s.Laser.Clock == ClockZero:
