@@ -256,6 +256,16 @@ func TestBrowser(t *testing.T) {
 				if got != wantPts || wantPts == 0 {
 					t.Errorf("diff plot shows %d points, want %d (the series' points)", got, wantPts)
 				}
+				// The nodes table: one row per node, names shown as text.
+				rows := eval[[]string](b, `Array.from(document.querySelectorAll("#nodes tbody tr td:first-child")).map(function(td){return td.textContent})`)
+				if len(rows) != len(tc.report.Nodes) {
+					t.Errorf("nodes table has %d rows, want %d", len(rows), len(tc.report.Nodes))
+				}
+				for i, n := range tc.report.Nodes {
+					if i < len(rows) && rows[i] != n.Node {
+						t.Errorf("nodes row %d = %q, want %q", i, rows[i], n.Node)
+					}
+				}
 				if bad := eval[[]string](b, overflowJS); len(bad) > 0 {
 					t.Errorf("elements overflow the %d px viewport outside a scroll container:\n%s", width, strings.Join(bad, "\n"))
 				}

@@ -130,6 +130,11 @@ func sampleReport() *analysis.Report {
 				Text: "Detected jump back in time. Clearing TF buffer.", Matched: false},
 		},
 		Skipped: []analysis.Skipped{{Topic: "/diagnostics", Count: 3, FirstError: "cdr: DiagnosticArray.status[2].values: need 4 bytes, have 1"}},
+		Nodes: []analysis.NodeClock{
+			{Node: "/laser_driver", UseSimTime: "false", UseSimTimeAtS: 0.4, StampClock: "system", ParameterEvents: 2},
+			{Node: "/robot_state_publisher", UseSimTime: "true", UseSimTimeAtS: 0.6, StampClock: "sim", ParameterEvents: 3, RosoutLines: 1},
+			{Node: "rviz", StampClock: "sim", RosoutLines: 2},
+		},
 	}
 	// Series as analysis downsamples them: 10 Hz.
 	r.Series.Diff = map[string][]analysis.Point{}
@@ -205,6 +210,7 @@ func hostileReport() *analysis.Report {
 	r.TFTree = append(r.TFTree, analysis.TFLink{Parent: "base_link", Child: hostileFrame, Topic: hostileTopic, Count: 3, RateHz: 1})
 	r.Rosout[0].Node, r.Rosout[0].Text = hostileKey, hostileFrame
 	r.Skipped[0].Topic, r.Skipped[0].FirstError = hostileTopic, "javascript:window.__xss=5"
+	r.Nodes[0].Node, r.Nodes[1].StampClock = hostileKey, hostileFrame
 	return r
 }
 

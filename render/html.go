@@ -25,6 +25,7 @@ var reportTemplate string
 var tmpl = template.Must(template.New("report").Funcs(template.FuncMap{
 	"f1":      f1,
 	"secs":    humanSeconds,
+	"delay":   delayText,
 	"ns":      padNS,
 	"rel":     relS,
 	"bytes":   humanBytes,
@@ -86,6 +87,7 @@ type page struct {
 	Rosout                 tableOf[analysis.RosoutLine]
 	RosoutMatched          int
 	Skipped                tableOf[analysis.Skipped]
+	Nodes                  tableOf[analysis.NodeClock]
 	// ByTopic has one row per (analysed topic, target), grouped by topic;
 	// NotAnalysed lists the stamped topics left out, with why.
 	ByTopic     []topicRow
@@ -259,6 +261,7 @@ func newPage(r *analysis.Report) *page {
 	p.StampJumps = capRows(r.StampJumps)
 	p.Stalls = capRows(r.Stalls)
 	p.Skew = capRows(r.Skew)
+	p.Nodes = capRows(r.Nodes)
 	p.TFTree = capRows(r.TFTree)
 	p.TFPic = tfTreePicture(r.TFTree, r.Pairs)
 	p.Rosout = capRows(r.Rosout)
@@ -524,4 +527,14 @@ func zeroNote(r *analysis.Report) string {
 		return "no /clock in this bag"
 	}
 	return strconv.Itoa(r.ZeroStamp.BeforeFirstClock) + " before the first /clock"
+}
+
+// delayText prints a tf link's median record time − stamp, or says that
+// the stamps and the recorder are on different clock families (a
+// simulation recorded on wall time), where the difference is no delay.
+func delayText(s float64) string {
+	if math.Abs(s) >= float64(analysis.EpochThresholdNS)/1e9 {
+		return "other clock"
+	}
+	return humanSeconds(s)
 }

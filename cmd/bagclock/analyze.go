@@ -54,6 +54,7 @@ Exit codes: 0 ok (or nothing named by --fail-on found), 1 --fail-on findings,
 			format := fs.String("format", "csv", "output format: csv, json or html (default: from the -o extension, else csv)")
 			out := fs.StringP("output", "o", "", "write to this file (written beside it and renamed when complete; '-' is stdout; required for html; --out is the same flag)")
 			alias(fs, "out", "output")
+			nodesCSV := fs.String("nodes-csv", "", "also write the nodes-and-clocks table (use_sim_time per node) as CSV to this file")
 			flags := analysisFlags(fs)
 			return func(e *env, args []string) int {
 				if len(args) != 1 {
@@ -74,13 +75,13 @@ Exit codes: 0 ok (or nothing named by --fail-on found), 1 --fail-on findings,
 					fmt.Fprintln(e.stderr, "bagclock analyze: --format html needs -o FILE (or -o - for stdout)")
 					return exitUsage
 				}
-				return runAnalyze(e, args[0], cfg, f, *out, flags.failOn)
+				return runAnalyze(e, args[0], cfg, f, *out, *nodesCSV, flags.failOn)
 			}
 		},
 	})
 }
 
-func runAnalyze(e *env, path string, cfg analysis.Config, format, out string, failOn []string) int {
+func runAnalyze(e *env, path string, cfg analysis.Config, format, out, nodesCSV string, failOn []string) int {
 	var w io.Writer = e.stdout
 	var file *atomicFile
 	if out != "" && out != "-" {
@@ -113,6 +114,9 @@ func runAnalyze(e *env, path string, cfg analysis.Config, format, out string, fa
 			fmt.Fprintf(e.stderr, "  %s\n", n)
 		}
 		return exitFailure
+	}
+	if err == nil && nodesCSV != "" {
+		err = writeNodesCSV(nodesCSV, rep)
 	}
 	if err == nil && file != nil {
 		err = file.Commit()
@@ -210,4 +214,20 @@ func counts(m map[string]int) string {
 		return "none"
 	}
 	return render.CountText(m)
+}
+
+// writeNodesCSV writes the node table beside the report, atomically.
+func writeNodesCSV(path string, rep *analysis.Report) error {
+	if path == "-" {
+		return errors.New("--nodes-csv needs a file name, not '-'")
+	}
+	f, err := createAtomic(path)
+	if err != nil {
+		return err
+	}
+	defer f.Abort()
+	if err := render.NodesCSV(f, rep); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return f.Commit()
 }
