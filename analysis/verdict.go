@@ -302,7 +302,7 @@ func (a *analyzer) noTransformVerdict(v *Verdict, best *pairStats) bool {
 	if !a.hasTF() {
 		v.Sentence = fmt.Sprintf("This bag has no /tf or /tf_static: the clocks of %s cannot be checked against transforms; record tf with the sensors (ros2 bag record /tf /tf_static ...).", joinNames(a.analysedWithMessages()))
 		v.Class = VerdictNoTF
-		v.Evidence = append(v.Evidence, "Without transforms no consumer can place these messages in a fixed frame, and no clock mismatch between sensors and tf can show; the message stamps are judged against record time only (below).")
+		v.Evidence = append(v.Evidence, "Without transforms no consumer can place these messages in a fixed frame, and no clock mismatch between sensors and tf can show; the message stamps can only be compared with record time (skew table).")
 		v.Commands = append(v.Commands, "ros2 topic info /tf --verbose", "ros2 topic info /tf_static --verbose")
 		return true
 	}
@@ -369,7 +369,11 @@ func (a *analyzer) zeroStampVerdict(v *Verdict, best *pairStats, n int) {
 			v.Sentence = fmt.Sprintf("%s are stamped 0 (%s): their drivers use sim time but published before they received /clock; tf2 pairs those messages with the latest pose.", joinNames(all), plural(z.Count, "message"))
 			v.Class = string(ZeroStamp)
 		}
-		v.Evidence = append(v.Evidence, fmt.Sprintf("%d of them arrived before the first /clock.", z.BeforeFirstClock))
+		if z.BeforeFirstClock == 0 {
+			v.Evidence = append(v.Evidence, "None of them arrived before the first recorded /clock: /clock was published, yet the driver never received it (its /clock subscription, QoS or ROS_DOMAIN_ID differs, or it ignores sim time for stamps).")
+		} else {
+			v.Evidence = append(v.Evidence, fmt.Sprintf("%d of them arrived before the first /clock.", z.BeforeFirstClock))
+		}
 	} else {
 		v.Sentence = fmt.Sprintf("%s has %s stamped 0 and the bag has no /clock: the %s's clock read 0 (a node with use_sim_time:=true and no /clock publisher has ROS time 0) or it never fills in header.stamp; tf2 pairs such %s with the latest transform.", topic, plural(n, strings.TrimSuffix(unit, "s")), publisherNoun(best.typ), unit)
 		v.Class = string(ZeroStamp)
@@ -625,7 +629,7 @@ func (a *analyzer) recorderClockEvidence(v *Verdict) {
 		case SkewRecorderSimTime:
 			recSim = append(recSim, skewName(s))
 		case SkewConstantOffset:
-			offset = append(offset, fmt.Sprintf("%s %s", skewName(s), fmtDur(s.MedianS)))
+			offset = append(offset, fmt.Sprintf("%s (%s)", skewName(s), fmtDur(s.MedianS)))
 			offsets.add(s.MedianS)
 		}
 		if s.Kind != SkewConstantOffset && s.Count >= minSkewSamples {
