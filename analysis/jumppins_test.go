@@ -98,7 +98,7 @@ func TestStampJumps(t *testing.T) {
 					t.Errorf("jump %d: %+v, want %+v", i, rep.StampJumps[i], w)
 				}
 			}
-			line := fmt.Sprintf("No /clock; header stamps jump %d times on scan topics or tf links.", len(tc.want))
+			line := fmt.Sprintf("No /clock; header stamps jump %d times on sensor topics or tf links.", len(tc.want))
 			found := false
 			for _, e := range rep.Verdict.Evidence {
 				found = found || e == line

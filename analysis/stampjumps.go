@@ -58,7 +58,8 @@ func (j *stampJumps) onStamped(a *analyzer, sm *stampedMsg) {
 }
 
 // stampJump records a jump of a stamp series (bags without /clock). A
-// forward step counts only by what it exceeds the record-time step: a
+// forward step of at least the threshold counts only when the stamps also
+// gained at least half the threshold over the record-time step: a
 // publisher that pauses for 10 s and resumes moved its stamps 10 s
 // forward, as the recorder's clock did; that is a gap, not a jump.
 func (j *stampJumps) stampJump(a *analyzer, s *stampSeries, stamp int64, m *bagread.Message, link string) {
@@ -69,7 +70,7 @@ func (j *stampJumps) stampJump(a *analyzer, s *stampSeries, stamp int64, m *bagr
 	switch {
 	case isBackward(delta, a.cfg.JumpMinBackwardNS):
 		kind = "backward"
-	case delta > 0 && ahead >= forwardThreshold(a.cfg.JumpMinForwardNS, ticks):
+	case delta > 0 && delta >= forwardThreshold(a.cfg.JumpMinForwardNS, ticks) && 2*ahead >= forwardThreshold(a.cfg.JumpMinForwardNS, ticks):
 		kind = "forward"
 	case delta > 0:
 		ticks.add(float64(delta))
