@@ -132,7 +132,10 @@ func (c *ageCheck) finish(a *analyzer) {
 	r.Ages = []TopicAge{}
 	offsets := map[string]bool{}
 	for _, s := range r.Skew {
-		if s.Link == "" && (s.Kind == SkewConstantOffset || s.Kind == SkewDifferentClock) {
+		// An epoch-sized skew (sim_time, recorder_sim_time or a real
+		// mixture, different_clock) is an offset whatever its label; a
+		// different_clock topic on the recorder's clock has a true age.
+		if s.Link == "" && (s.Kind == SkewConstantOffset || math.Abs(s.MedianS) >= float64(EpochThresholdNS)/1e9) {
 			offsets[s.Topic] = true
 		}
 	}

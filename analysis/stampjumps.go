@@ -58,19 +58,16 @@ func (j *stampJumps) onStamped(a *analyzer, sm *stampedMsg) {
 }
 
 // stampJump records a jump of a stamp series (bags without /clock). A
-// forward step of at least the threshold counts only when the stamps also
-// gained at least half the threshold over the record-time step: a
-// publisher that pauses for 10 s and resumes moved its stamps 10 s
-// forward, as the recorder's clock did; that is a gap, not a jump.
+// forward step counts only once the series has a pace (minPaceSteps
+// earlier steps): three messages a second apart have no pace to jump from.
 func (j *stampJumps) stampJump(a *analyzer, s *stampSeries, stamp int64, m *bagread.Message, link string) {
 	last, ticks := &s.last, &s.ticks
 	delta := stamp - *last
-	ahead := delta - max(0, m.LogTimeNS-s.lastLog)
 	kind := ""
 	switch {
 	case isBackward(delta, a.cfg.JumpMinBackwardNS):
 		kind = "backward"
-	case delta > 0 && delta >= forwardThreshold(a.cfg.JumpMinForwardNS, ticks) && 2*ahead >= forwardThreshold(a.cfg.JumpMinForwardNS, ticks):
+	case delta > 0 && ticks.n >= minPaceSteps && delta >= forwardThreshold(a.cfg.JumpMinForwardNS, ticks):
 		kind = "forward"
 	case delta > 0:
 		ticks.add(float64(delta))
@@ -85,6 +82,10 @@ func (j *stampJumps) stampJump(a *analyzer, s *stampSeries, stamp int64, m *bagr
 		})
 	}
 }
+
+// minPaceSteps is how many forward steps a stamp series needs before a
+// forward step can be a jump.
+const minPaceSteps = 8
 
 func (j *stampJumps) finish(a *analyzer) {
 	a.rep.StampJumps = j.kept

@@ -63,7 +63,7 @@ func (a *analyzer) verdict() Verdict {
 	}
 	if best == nil {
 		for _, p := range a.pairs {
-			if !p.identity() && p.classes[SameClock] > 0 && (best == nil || p.classes[SameClock] > best.classes[SameClock]) {
+			if best == nil && !p.identity() && p.classes[SameClock] > 0 {
 				best = p
 			}
 		}
