@@ -31,7 +31,7 @@ func TestStartupDrops(t *testing.T) {
 	if len(rep.Pairs) != 1 || early != 12 || dropped == 0 || rep.Pairs[0].StartupDrops != dropped {
 		t.Fatalf("%d early scans, %d dropped, pairs %+v: want 12 early (under a tenth of 200), the dropped ones all start-up drops", early, dropped, rep.Pairs)
 	}
-	line := fmt.Sprintf("%d message(s) stamped before the first transform on their path were dropped at start-up (the sensors started before the tf tree): harmless, not counted as drops.", dropped)
+	line := fmt.Sprintf("%d messages stamped before the first transform on their path were dropped at start-up (the sensors started before the tf tree): harmless, not counted as drops.", dropped)
 	found := false
 	for _, e := range rep.Verdict.Evidence {
 		found = found || e == line

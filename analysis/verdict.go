@@ -658,7 +658,7 @@ func (a *analyzer) recorderClockEvidence(v *Verdict) {
 		v.Evidence = append(v.Evidence, fmt.Sprintf("Every stamp lags record time by the same %s and /rosout has rosbag2_player lines: this bag was re-recorded while `ros2 bag play` ran without --clock; the offset is the age of the replayed recording, not clock skew. Replay with --clock (and use_sim_time:=true on the recorder) to keep the original time.", fmtDur(med)))
 		return
 	}
-	line := fmt.Sprintf("Record time − stamp is a constant offset on %s (%s): the recorder's clock and the publishers' differ (check chrony).", plural(len(offset), "topic or link"), examples(offset))
+	line := fmt.Sprintf("Record time − stamp is a constant offset on %s (%s): the recorder's clock and the publishers' differ (check chrony).", fmt.Sprintf("%d topics or links", len(offset)), examples(offset))
 	if len(offset) == 1 {
 		line = fmt.Sprintf("Record time − stamp is a constant offset on %s: the recorder's clock and the publisher's differ (check chrony).", offset[0])
 	}
