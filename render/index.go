@@ -227,7 +227,7 @@ tr.error td:first-child{box-shadow:inset 4px 0 #64748b}
 <h1>{{.Title}}</h1>
 <p class="meta">{{if .Version}}bagclock {{.Version}}{{end}}{{if .Generated}} · written {{.Generated}}{{end}}{{if .Settings}} · {{range $i, $s := .Settings}}{{if $i}}, {{end}}{{$s}}{{end}}{{end}}</p>
 {{range .Notes}}<p class="interrupted" role="alert">{{.}}</p>{{end}}
-<div class="tot" id="totals"><span><b>{{.Totals.Bags}}</b> bags</span><span><b>{{.Totals.WithFindings}}</b> with findings</span><span><b>{{.Totals.Damaged}}</b> damaged</span><span><b>{{.Totals.Errors}}</b> errors</span><span><b>{{.Clean}}</b> ok, no findings</span><span><b>{{.Totals.Drops}}</b> predicted drops</span><span><b>{{.Totals.ClockJumps}}</b> clock jumps</span><span><b>{{.Totals.ZeroStampScans}}</b> zero-stamp scans</span></div>
+<div class="tot" id="totals"><span><b>{{.Totals.Bags}}</b> bags</span><span><b>{{.Totals.WithFindings}}</b> with findings</span><span><b>{{.Totals.Damaged}}</b> damaged</span><span><b>{{.Totals.Errors}}</b> errors</span><span><b>{{.Clean}}</b> ok, no findings</span><span><b>{{.Totals.Drops}}</b> predicted drops</span><span><b>{{.Totals.ClockJumps}}</b> clock jumps</span><span><b>{{.Totals.ZeroStampScans}}</b> zero-stamp messages</span></div>
 <p class="meta">{{.Totals.Bags}} bags: {{.Totals.OK}} ok, {{.Totals.Damaged}} damaged, {{.Totals.Errors}} errors{{if .Totals.NotAnalysed}}, {{.Totals.NotAnalysed}} not analysed{{end}}; {{.Totals.WithFindings}} with findings.</p>
 {{if .Problems}}<div class="problems" id="discovery"><b>{{len .Problems}} discovery problem{{if gt (len .Problems) 1}}s{{end}}</b>: these folders or files were not searched for bags.<ul>{{range .Problems}}<li>{{.}}</li>{{end}}</ul></div>{{end}}
 <div class="controls"><input id="filter" type="search" placeholder="filter by path or verdict" aria-label="filter by path or verdict">
@@ -235,7 +235,7 @@ tr.error td:first-child{box-shadow:inset 4px 0 #64748b}
 <select id="kind" aria-label="finding class"><option value="">any finding class</option>{{range .Kinds}}<option value="{{.}}">{{.}}</option>{{end}}</select>
 <span id="shown"></span></div>
 <div class="wrap"><table id="bags"><thead><tr>
-<th data-num data-key="rank">status</th><th>findings</th><th>verdict</th><th data-num>drops</th><th>path</th><th data-num>scans</th><th data-num>clock jumps</th><th data-num>zero-stamp scans</th><th data-num>skipped msgs</th><th data-num>clock steps</th><th data-num>topics stuck at 0</th><th data-num>wall timers</th><th data-num>stale topics</th>
+<th data-num data-key="rank">status</th><th>findings</th><th>verdict</th><th data-num>drops</th><th>path</th><th data-num>scans</th><th data-num>clock jumps</th><th data-num>zero-stamp msgs</th><th data-num>skipped msgs</th><th data-num>clock steps</th><th data-num>topics stuck at 0</th><th data-num>wall timers</th><th data-num>stale topics</th>
 {{range .Classes}}<th data-num>{{.}}</th>{{end}}
 <th data-num>duration</th><th data-num>size</th><th>storage</th><th>problems</th>
 </tr></thead><tbody>

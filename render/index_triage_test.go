@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/bagclock/bagclock/analysis/archive"
+	"github.com/bagclock/bagclock/internal/testenv"
 )
 
 // triageFixture has one bag of each triage group, shuffled by path.
@@ -92,7 +93,7 @@ func TestBrowserIndex(t *testing.T) {
 	}
 	bin := findChromium()
 	if bin == "" {
-		t.Skip("no chromium")
+		testenv.PeerMissing(t, "no chromium found (set BAGCLOCK_CHROMIUM): apt-get install -y chromium")
 	}
 	var b bytes.Buffer
 	if err := IndexHTML(&b, IndexPage{Title: "bagclock scan of /data", Version: "1.2.3"}, append(triageFixture(), indexFixture()...)); err != nil {

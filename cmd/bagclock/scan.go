@@ -313,9 +313,10 @@ collect:
 		state = fmt.Sprintf(", INTERRUPTED with %d of %d bags done (rerun to resume)", stop.done, stop.total)
 		notAnalysed = fmt.Sprintf(", %d not analysed", t.NotAnalysed)
 	}
-	fmt.Fprintf(e.stderr, "bagclock scan: %d bags (%d analysed, %d unchanged): %d ok, %d damaged, %d errors%s, %d with findings, %d predicted drops, %d clock jumps, %d zero-stamp scans; %d discovery problems; %s in %s%s; %s\n",
-		len(jobs), analysed, reused, t.OK, t.Damaged, t.Errors, notAnalysed, t.WithFindings, t.Drops, t.ClockJumps, t.ZeroStampScans,
-		len(found.Problems), humanSize(totalBytes), time.Since(start).Round(time.Millisecond), state,
+	fmt.Fprintf(e.stderr, "bagclock scan: %d bags (%d analysed, %d unchanged): %d ok, %d damaged, %d errors%s, %d with findings, %s, %s, %s; %s; %s in %s%s; %s\n",
+		len(jobs), analysed, reused, t.OK, t.Damaged, t.Errors, notAnalysed, t.WithFindings,
+		plural(int64(t.Drops), "predicted drop"), plural(int64(t.ClockJumps), "clock jump"), plural(int64(t.ZeroStampScans), "zero-stamp message"),
+		plural(int64(len(found.Problems)), "discovery problem"), humanSize(totalBytes), time.Since(start).Round(time.Millisecond), state,
 		written)
 	return code
 }
