@@ -76,6 +76,11 @@ func (a *analyzer) verdict() Verdict {
 			p := a.pairs[0]
 			v.Sentence = fmt.Sprintf("%s is in the target frame '%s' already (frame_id '%s'): no transform to check; choose another target (--target-frame).", p.topic, p.target, p.frame)
 			v.Class = VerdictTargetIsFrame
+			// The target note is about the tool's settings; a jump in the
+			// bag's own time is what its user must not miss.
+			if n := a.rep.Counts.ClockJumps + a.rep.Counts.StampJumps; n > 0 {
+				v.Sentence += fmt.Sprintf(" But the bag's time jumps %s (see the evidence).", plural(n, "time"))
+			}
 			a.timeLead(&v, false)
 			a.jumpEvidence(&v)
 			return v
