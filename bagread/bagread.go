@@ -274,6 +274,14 @@ type ReadOptions struct {
 	// whole one on a file whose damage Open did not notice.
 	PrefixTopics []string
 	PrefixBytes  int
+	// TimeOnlyTopics names topics of which no payload byte is wanted, only
+	// each message's record (times, position, size): a check of when a
+	// topic was published reads no more. Data is empty, Size is the stored
+	// payload length (a MESSAGE-mode zstd frame is not undone) and Prefix
+	// is true unless the payload is empty. db3 rows are read without their
+	// data column; MCAP payloads are skipped as for PrefixTopics. A topic
+	// named here and in PrefixTopics is read time-only.
+	TimeOnlyTopics []string
 }
 
 // Message is one raw message. Data aliases an internal buffer and is valid

@@ -36,8 +36,9 @@ type Iterator struct {
 
 	// px is the prefix request (nil: whole messages); lastPrefix says
 	// whether lastTopic is one of its topics.
-	px         *prefixSpec
-	lastPrefix bool
+	px           *prefixSpec
+	lastPrefix   bool
+	lastTimeOnly bool
 
 	zdec *zstd.Decoder
 	zbuf []byte
@@ -228,6 +229,7 @@ func (it *Iterator) fill(r *rawMessage) {
 		}
 		it.lastTopic, it.lastIndex = r.topic, p
 		it.lastPrefix = it.px.has(r.topic)
+		it.lastTimeOnly = it.px.timeOnly(r.topic)
 	}
 	idx := *it.lastIndex
 	*it.lastIndex = idx + 1
@@ -246,6 +248,10 @@ func (it *Iterator) fill(r *rawMessage) {
 	}
 	if r.err != nil {
 		fail(r.err)
+		return
+	}
+	if it.lastTimeOnly {
+		it.fillTimeOnly(m, r)
 		return
 	}
 	if isZstdFrame(r.data) {

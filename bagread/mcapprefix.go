@@ -365,7 +365,9 @@ func (s *mcapStream) streamRecord(src byteSource, op byte, n uint64, pos, chunkO
 		return false, src.discard(payload)
 	}
 	take := payload
-	if s.isPrefix(c) {
+	if s.px.timeOnly(c.topic) {
+		take = 0
+	} else if s.isPrefix(c) {
 		// At least a zstd magic's worth, to tell a MESSAGE-mode frame.
 		take = min(payload, uint64(max(s.px.n, len(zstdMagic))))
 	}

@@ -41,24 +41,35 @@ const prefixStreamChunk = 1 << 20
 // the payload past the prefix is skipped rather than read.
 const prefixStreamRecord = 64 << 10
 
-// prefixSpec is what a read wants cut: which topics, how many bytes.
+// prefixSpec is what a read wants cut: which topics, how many bytes; and
+// which topics are wanted without any payload byte (ReadOptions.TimeOnlyTopics).
 type prefixSpec struct {
 	topics map[string]bool
 	n      int
+	none   map[string]bool
 }
 
 func newPrefixSpec(o ReadOptions) *prefixSpec {
-	if o.PrefixBytes <= 0 || len(o.PrefixTopics) == 0 {
+	if (o.PrefixBytes <= 0 || len(o.PrefixTopics) == 0) && len(o.TimeOnlyTopics) == 0 {
 		return nil
 	}
-	p := &prefixSpec{topics: map[string]bool{}, n: o.PrefixBytes}
-	for _, t := range o.PrefixTopics {
-		p.topics[t] = true
+	p := &prefixSpec{topics: map[string]bool{}, n: max(o.PrefixBytes, 0), none: map[string]bool{}}
+	if o.PrefixBytes > 0 {
+		for _, t := range o.PrefixTopics {
+			p.topics[t] = true
+		}
+	}
+	for _, t := range o.TimeOnlyTopics {
+		p.none[t] = true
 	}
 	return p
 }
 
-func (p *prefixSpec) has(topic string) bool { return p != nil && p.topics[topic] }
+// has says whether topic is read as a prefix, time-only included.
+func (p *prefixSpec) has(topic string) bool { return p != nil && (p.topics[topic] || p.none[topic]) }
+
+// timeOnly says whether no payload byte of topic is wanted.
+func (p *prefixSpec) timeOnly(topic string) bool { return p != nil && p.none[topic] }
 
 // prefixOpener is a file handle that can read payload prefixes itself.
 // Handles that cannot are opened as usual and their payloads are cut in
@@ -70,10 +81,21 @@ type prefixOpener interface {
 // cutPrefix applies the prefix to a message whose payload was read whole
 // (or is already a prefix of r.size bytes).
 func (it *Iterator) cutPrefix(m *Message, r *rawMessage) {
+	if it.lastTimeOnly && m.Err == nil {
+		// Set before any MESSAGE-mode frame is undone (fill).
+		return
+	}
 	if r.size > int64(len(r.data)) && m.Err == nil {
 		m.Size, m.Prefix = r.size, true
 	}
 	if n := it.px.n; it.lastPrefix && len(m.Data) > n {
 		m.Data, m.Prefix = m.Data[:n], true
 	}
+}
+
+// fillTimeOnly gives a time-only topic's message its record without the
+// payload: the stored length, whichever way the storage read it.
+func (it *Iterator) fillTimeOnly(m *Message, r *rawMessage) {
+	size := max(r.size, int64(len(r.data)))
+	m.Data, m.Size, m.Prefix = r.data[:0], size, size > 0
 }

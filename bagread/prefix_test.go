@@ -107,6 +107,40 @@ func checkPrefixRead(t *testing.T, b *Bag, order Order, n int, prefixTopics []st
 	return cut
 }
 
+// checkTimeOnlyRead reads b whole and with every topic time-only and
+// checks the time-only read yields the same records without a payload
+// byte and the same problems. Sizes are compared except on the topics of
+// framed (MESSAGE-mode zstd payloads, whose stored length is not the
+// decoded one) and in MESSAGE-mode bags.
+func checkTimeOnlyRead(t *testing.T, b *Bag, order Order, framed map[string]bool) {
+	t.Helper()
+	var all []string
+	for _, tp := range b.Topics {
+		all = append(all, tp.Name)
+	}
+	whole := pxRead(t, b, ReadOptions{Order: order})
+	part := pxRead(t, b, ReadOptions{Order: order, TimeOnlyTopics: all, PrefixTopics: all, PrefixBytes: 64})
+	if strings.Join(whole.problems, "\n") != strings.Join(part.problems, "\n") {
+		t.Errorf("%s: problems differ:\nwhole:     %q\ntime-only: %q", b.Path, whole.problems, part.problems)
+	}
+	if len(whole.msgs) != len(part.msgs) {
+		t.Fatalf("%s: %d messages whole, %d time-only", b.Path, len(whole.msgs), len(part.msgs))
+	}
+	for i, w := range whole.msgs {
+		p := part.msgs[i]
+		where := fmt.Sprintf("%s: message %d (%s #%d)", b.Path, i, w.topic, w.index)
+		if w.topic != p.topic || w.index != p.index || w.logTime != p.logTime || w.err != p.err ||
+			w.fileIndex != p.fileIndex || w.position != p.position || w.chunkOffst != p.chunkOffst {
+			t.Fatalf("%s: differs: whole %+v, time-only %+v", where, w.hdr(), p.hdr())
+		}
+		sizeOK := p.size == w.size || (framed[w.topic] || b.CompressionMode == "MESSAGE") && p.size > 0
+		if len(p.data) != 0 || !sizeOK || p.prefix != (p.size > 0) {
+			t.Fatalf("%s: time-only read gave %d bytes (size %d, prefix %v), want none (size %d)",
+				where, len(p.data), p.size, p.prefix, w.size)
+		}
+	}
+}
+
 func (m pxMsg) hdr() string {
 	return fmt.Sprintf("%s #%d t=%d err=%q file %d pos %d/%d", m.topic, m.index, m.logTime, m.err, m.fileIndex, m.position, m.chunkOffst)
 }
@@ -267,6 +301,8 @@ func TestPrefixGenerated(t *testing.T) {
 				}
 				checkPrefixRead(t, b, RecordOrder, 100, []string{"/camera/image", "/imu"})
 				checkPrefixRead(t, b, TimeOrder, 64, nil)
+				checkTimeOnlyRead(t, b, RecordOrder, map[string]bool{"/framed": true})
+				checkTimeOnlyRead(t, b, TimeOrder, map[string]bool{"/framed": true})
 				// A prefix topic that is not selected is not read.
 				got := pxRead(t, b, ReadOptions{Topics: []string{"/imu"}, PrefixTopics: []string{"/camera/image"}, PrefixBytes: 8})
 				if len(got.msgs) != len(msgs)/len(bigTopics) || got.msgs[0].topic != "/imu" {
@@ -292,6 +328,7 @@ func TestPrefixShared(t *testing.T) {
 			for _, n := range []int{1, 64} {
 				cutAny += checkPrefixRead(t, b, RecordOrder, n, nil)
 			}
+			checkTimeOnlyRead(t, b, RecordOrder, nil)
 			checked++
 		})
 	}
@@ -451,11 +488,12 @@ func TestPrefixReadsLittle(t *testing.T) {
 		}
 		whole := read(ReadOptions{})
 		part := read(ReadOptions{PrefixTopics: []string{"/camera/image", "/lidar/points", "/imu", "/framed"}, PrefixBytes: 64})
+		none := read(ReadOptions{TimeOnlyTopics: []string{"/camera/image", "/lidar/points", "/imu", "/framed"}})
 		b.Close()
-		t.Logf("%s: %d bytes on disk, whole read %d, prefix read %d", name, st.Size(), whole, part)
+		t.Logf("%s: %d bytes on disk, whole read %d, prefix read %d, time-only read %d", name, st.Size(), whole, part, none)
 		// /framed (MESSAGE-mode frames) is read whole: it is small here.
-		if whole < st.Size()*8/10 || part > st.Size()/10 {
-			t.Errorf("%s: %d bytes on disk, whole read %d, prefix read %d (want ≤ 10%%)", name, st.Size(), whole, part)
+		if whole < st.Size()*8/10 || part > st.Size()/10 || none > st.Size()/10 {
+			t.Errorf("%s: %d bytes on disk, whole read %d, prefix read %d, time-only read %d (want ≤ 10%%)", name, st.Size(), whole, part, none)
 		}
 	}
 }

@@ -336,7 +336,9 @@ func (s *sqliteStream) next() bool {
 	if isLen && ok1 && ok2 {
 		// A prefix topic's row (read its prefix), or a row over the
 		// decode budget (not read; see dataColumn).
-		if t, ok := s.h.topics[topicID]; ok && s.px.has(t.name) {
+		if t, ok := s.h.topics[topicID]; ok && s.px.timeOnly(t.name) {
+			data, m.size = nil, length
+		} else if ok && s.px.has(t.name) {
 			data, m.size, m.err = s.readPrefix(id)
 		} else {
 			m.err = fmt.Errorf("row of %d bytes: %w (decode budget %d bytes)", length, ErrTooLarge, s.h.limit)
