@@ -252,7 +252,7 @@ func normalized(rep *analysis.Report) *analysis.Report {
 	c.Stalls = nonNil(c.Stalls)
 	c.Skew = nonNil(c.Skew)
 	c.TFTree = nonNil(c.TFTree)
-	c.TFFindings = nonNil(c.TFFindings)
+	c.TFFindings = append([]analysis.TFFinding{}, c.TFFindings...) // its elements are edited below
 	for i := range c.TFFindings {
 		c.TFFindings[i].Links = nonNil(c.TFFindings[i].Links)
 		c.TFFindings[i].Evidence = nonNil(c.TFFindings[i].Evidence)

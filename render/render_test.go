@@ -311,3 +311,13 @@ func BenchmarkJSONRow(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.N*len(rows))/b.Elapsed().Seconds(), "rows/s")
 }
+
+// TestJSONLeavesReportAlone: writing JSON turns nil slices into [] in a
+// copy; the caller's report (also rendered as HTML afterwards) keeps them.
+func TestJSONLeavesReportAlone(t *testing.T) {
+	rep := &analysis.Report{TFFindings: []analysis.TFFinding{{Kind: "stale_link"}}}
+	renderJSON(t, nil, rep)
+	if f := rep.TFFindings[0]; f.Links != nil || f.Evidence != nil {
+		t.Errorf("JSON rendering edited the report's tf finding: links %#v, evidence %#v", f.Links, f.Evidence)
+	}
+}
