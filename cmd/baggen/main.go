@@ -4,6 +4,7 @@
 //
 //	go run ./cmd/baggen --case laser_system_tf_sim --storage mcap -o DIR
 //	go run ./cmd/baggen --all -o DIR
+//	go run ./cmd/baggen --robots both_sim,laser_system_tf_sim --sensors -o DIR
 //	go run ./cmd/baggen --samples testdata/samples
 //	go run ./cmd/baggen --large -o DIR    (about 120 MB per bag)
 //	go run ./cmd/baggen --huge -o DIR     (10x: about 1.2 GB per bag)
@@ -39,6 +40,10 @@ Usage:
   baggen --sensor-bench [--duration D] [-o DIR]
                                         camera + 3D-lidar benchmark bags (mcap, db3), 11 s
                                         (about 2.2 GB each) unless --duration; reused if present
+  baggen --robots CASE,CASE[,...] [--sensors] [--sample] [--storage mcap|sqlite3] -o DIR
+                                        one bag of several robots, robot N of case N under
+                                        /robotN (/robotN/tf, /robotN/scan, ...); /clock and
+                                        /rosout shared
   baggen --time-case NAME [--storage mcap|sqlite3] -o DIR
                                         a case of the time checks (see --list)
   baggen --list                         case names and what they model
@@ -56,6 +61,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	var (
 		caseName    = fs.String("case", "", "scenario to write (see --list)")
 		timeCase    = fs.String("time-case", "", "time-check scenario to write (see --list)")
+		robots      = fs.StringSlice("robots", nil, "cases of the robots of one multi-robot bag, robot N under /robotN (see --list)")
 		all         = fs.Bool("all", false, "write every case in both storage formats")
 		samples     = fs.String("samples", "", "write the committed sample set into this directory")
 		large       = fs.Bool("large", false, "write the ~120 MB benchmark bags")
@@ -97,13 +103,13 @@ func run(args []string, stdout, stderr io.Writer) int {
 		SplitEvery: *split, Crash: *crash, TruncateTail: *truncate, WALTail: *walTail, MetadataVersion: *metaVer,
 	}
 	modes := 0
-	for _, on := range []bool{*caseName != "", *timeCase != "", *all, *samples != "", *large, *huge, *sensorBench, *list} {
+	for _, on := range []bool{*caseName != "", *timeCase != "", len(*robots) > 0, *all, *samples != "", *large, *huge, *sensorBench, *list} {
 		if on {
 			modes++
 		}
 	}
 	if modes != 1 {
-		fmt.Fprintln(stderr, "baggen: give exactly one of --case, --time-case, --all, --samples, --large, --huge, --sensor-bench, --list")
+		fmt.Fprintln(stderr, "baggen: give exactly one of --case, --time-case, --robots, --all, --samples, --large, --huge, --sensor-bench, --list")
 		fs.Usage()
 		return 2
 	}
@@ -122,10 +128,28 @@ func run(args []string, stdout, stderr io.Writer) int {
 		if _, err = scenario.WriteTimeCase(*out, c, opts); err == nil {
 			fmt.Fprintf(stdout, "%s: time case %s, %.0f s\n", *out, c.Name, c.DurS)
 		}
+	case len(*robots) > 0:
+		if *out == "" {
+			return usageError(stderr, "--robots needs -o DIR (the bag directory to create)")
+		}
+		specs, rerr := scenario.RobotsOf(*robots)
+		if rerr != nil {
+			return usageError(stderr, rerr.Error())
+		}
+		for i := range specs {
+			if *sample {
+				specs[i] = specs[i].Sample()
+			}
+			if *seconds > 0 {
+				specs[i].Duration = *seconds
+			}
+			specs[i].Sensors = *sensors
+		}
+		err = writeRobots(stdout, *out, specs, opts)
 	case *samples != "":
 		err = scenario.WriteSamples(*samples)
 		if err == nil {
-			fmt.Fprintf(stdout, "wrote %d sample bags under %s\n", len(scenario.Samples()), *samples)
+			fmt.Fprintf(stdout, "wrote %d sample bags under %s\n", len(scenario.Samples())+len(scenario.RobotsSamples()), *samples)
 		}
 	case *large || *huge:
 		factor := 1
@@ -234,6 +258,19 @@ func writeOne(stdout io.Writer, dir string, spec scenario.Spec, opts bagwrite.Op
 	tr := spec.Truth()
 	fmt.Fprintf(stdout, "%s: %s, %.1f MB, %d scans, class %s, %d backward jumps, %d zero-stamp scans (%.1fs)\n",
 		dir, spec.Name, float64(size)/1e6, tr.Scans, tr.Class, tr.BackwardJumps, tr.ZeroStampScans, time.Since(start).Seconds())
+	return nil
+}
+
+// writeRobots writes a multi-robot bag and says per robot what it holds.
+func writeRobots(stdout io.Writer, dir string, specs []scenario.Spec, opts bagwrite.Options) error {
+	if _, err := scenario.WriteMulti(dir, specs, opts); err != nil {
+		return err
+	}
+	for _, s := range specs {
+		tr := s.Truth()
+		fmt.Fprintf(stdout, "%s: %s laser %s tf %s, %d scans, class %s\n",
+			dir, s.Namespace, s.Laser.Clock, s.TF.Clock, tr.Scans, tr.Class)
+	}
 	return nil
 }
 

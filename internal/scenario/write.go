@@ -83,14 +83,30 @@ func Samples() []Sample {
 	return out
 }
 
-// WriteSamples writes every sample under root, replacing what is there.
+// WriteSamples writes every sample and every multi-robot sample under
+// root, replacing what is there.
 func WriteSamples(root string) error {
-	for _, s := range Samples() {
-		dir := filepath.Join(root, s.Dir)
+	clear := func(dir string) error {
 		if err := os.RemoveAll(dir); err != nil {
 			return fmt.Errorf("scenario: clearing %s: %w", dir, err)
 		}
+		return nil
+	}
+	for _, s := range Samples() {
+		dir := filepath.Join(root, s.Dir)
+		if err := clear(dir); err != nil {
+			return err
+		}
 		if _, err := Write(dir, s.Spec, s.Opts); err != nil {
+			return err
+		}
+	}
+	for _, s := range RobotsSamples() {
+		dir := filepath.Join(root, s.Dir)
+		if err := clear(dir); err != nil {
+			return err
+		}
+		if _, err := WriteMulti(dir, s.Specs, s.Opts); err != nil {
 			return err
 		}
 	}
