@@ -3,6 +3,7 @@ package crosscheck
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -10,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -343,69 +345,42 @@ func dumpOut(dump string, args, names []string) ([]byte, error) {
 // after the same replacement.
 func compareHeaders(t *testing.T, topic string, ours, peer []hdrLine) {
 	t.Helper()
-	less := func(s []hdrLine) func(i, j int) bool {
-		return func(i, j int) bool {
-			a, b := s[i], s[j]
-			if a.log != b.log {
-				return a.log < b.log
-			}
-			if a.stamp != b.stamp {
-				return a.stamp < b.stamp
-			}
-			return a.frame < b.frame
-		}
+	// Frames with invalid UTF-8 come from the peer with U+FFFD in place.
+	for i := range ours {
+		ours[i].frame = strings.ToValidUTF8(ours[i].frame, "\uFFFD")
 	}
-	sort.SliceStable(ours, less(ours))
-	sort.SliceStable(peer, less(peer))
-	if len(ours) != len(peer) {
-		t.Errorf("%s: %d headers from bagclock, %d from the peer", topic, len(ours), len(peer))
-	}
-	bad := 0
-	for i := range min(len(ours), len(peer)) {
-		o, p := ours[i], peer[i]
-		if o.log != p.log || o.stamp != p.stamp || strings.ToValidUTF8(o.frame, "\uFFFD") != p.frame {
-			if bad < 5 {
-				t.Errorf("%s message %d: bagclock log %d stamp %d frame %q; peer log %d stamp %d frame %q",
-					topic, i, o.log, o.stamp, o.frame, p.log, p.stamp, p.frame)
-			}
-			bad++
-		}
-	}
-	if bad > 0 {
-		t.Errorf("%s: %d of %d headers differ", topic, bad, len(peer))
-	}
+	compareSorted(t, topic, "headers", ours, peer, func(a, b hdrLine) int {
+		return cmp.Or(cmp.Compare(a.log, b.log), cmp.Compare(a.stamp, b.stamp), strings.Compare(a.frame, b.frame))
+	})
 }
 
 func comparePE(t *testing.T, topic string, ours, peer []peLine) {
 	t.Helper()
-	less := func(s []peLine) func(i, j int) bool {
-		return func(i, j int) bool {
-			a, b := s[i], s[j]
-			if a.log != b.log {
-				return a.log < b.log
-			}
-			if a.node != b.node {
-				return a.node < b.node
-			}
-			return a.params < b.params
-		}
-	}
-	sort.SliceStable(ours, less(ours))
-	sort.SliceStable(peer, less(peer))
+	compareSorted(t, topic, "events", ours, peer, func(a, b peLine) int {
+		return cmp.Or(cmp.Compare(a.log, b.log), strings.Compare(a.node, b.node), strings.Compare(a.params, b.params))
+	})
+}
+
+// compareSorted sorts both sides by order and reports a count mismatch and
+// the first five differing lines (what is compared: whole lines).
+func compareSorted[T comparable](t *testing.T, topic, what string, ours, peer []T, order func(a, b T) int) {
+	t.Helper()
+	slices.SortStableFunc(ours, order)
+	slices.SortStableFunc(peer, order)
 	if len(ours) != len(peer) {
-		t.Errorf("%s: %d events from bagclock, %d from the peer", topic, len(ours), len(peer))
+		t.Errorf("%s: %d %s from bagclock, %d from the peer", topic, len(ours), what, len(peer))
 	}
 	bad := 0
 	for i := range min(len(ours), len(peer)) {
 		if ours[i] != peer[i] {
 			if bad < 5 {
-				t.Errorf("%s event %d:\nbagclock %+v\npeer     %+v", topic, i, ours[i], peer[i])
+				t.Errorf("%s, %s %d:\nbagclock %+v\npeer     %+v", topic, what, i, ours[i], peer[i])
 			}
 			bad++
 		}
 	}
 	if bad > 0 {
-		t.Errorf("%s: %d of %d events differ", topic, bad, len(peer))
+		t.Errorf("%s: %d of %d %s differ", topic, bad, len(peer), what)
 	}
 }
 
