@@ -20,6 +20,7 @@ type clockCase struct {
 	laserZero   bool  // laser stamps 0
 	laserSkewNS int64 // added to laser stamps
 	loopAtS     float64
+	scanRanges  int // ranges per scan; 0 means 360
 }
 
 const (
@@ -59,7 +60,11 @@ func writeCaseWith(t testing.TB, dir string, c clockCase, opts bagwrite.Options,
 		Transform: cdr.Transform{Translation: cdr.Vector3{X: 0.1}, Rotation: cdr.Quaternion{W: 1}},
 	}}}
 	write("/tf_static", sysStartNS, cdr.AppendTFMessage(buf[:0], &static, le))
-	scan := cdr.LaserScan{Header: cdr.Header{FrameID: "laser"}, Ranges: make([]float32, 360), RangeMax: 10}
+	nRanges := 360
+	if c.scanRanges > 0 {
+		nRanges = c.scanRanges
+	}
+	scan := cdr.LaserScan{Header: cdr.Header{FrameID: "laser"}, Ranges: make([]float32, nRanges), RangeMax: 10}
 	const step = int64(10e6) // 10 ms ticks
 	n := int64(durS * 1e9 / float64(step))
 	loopAt := int64(c.loopAtS * 1e9 / float64(step))

@@ -28,7 +28,7 @@ type decoded struct {
 	topic *topicState // nil for a topic the replay does not read
 	err   error       // decode error; msg.Err holds a read error
 	clock int64
-	scan  cdr.ScanHeader // LaserScan topics: validated whole
+	scan  cdr.ScanHeader // LaserScan topics: arrays checked against the full size
 	hdr   cdr.Header     // every analysed topic
 	raw   []byte
 }
@@ -112,7 +112,7 @@ func decodeOne(x *decoded, m *bagread.Message, ts *topicState, own bool) {
 		x.clock, x.err = decodeClockNS(m.Data)
 	case roleStamped:
 		if ts.laser {
-			x.err = cdr.DecodeLaserScanHeaderInto(&x.scan, m.Data)
+			x.err = cdr.DecodeLaserScanPrefixInto(&x.scan, m.Data, m.Size)
 			x.hdr = x.scan.Header
 		} else {
 			x.err = cdr.DecodeHeaderInto(&x.hdr, m.Data, ts.typ)

@@ -474,12 +474,14 @@ func (a *analyzer) progress(m *bagread.Message, sizes []int64) int64 {
 const headerPrefixBytes = 4096
 
 // headerOnlyTopics lists the analysed topics whose messages are read only
-// up to headerPrefixBytes: every stamped sensor topic but LaserScan, whose
-// header decoder also checks the scan's fields behind the header.
+// up to headerPrefixBytes: every stamped sensor topic. A LaserScan's
+// arrays behind its header are checked from their declared lengths
+// against the message's full size (Message.Size), which the storage
+// gives without the bytes.
 func (a *analyzer) headerOnlyTopics() []string {
 	var out []string
 	for _, ts := range a.topics.list {
-		if ts.role == roleStamped && !ts.laser && len(ts.raw) == 0 {
+		if ts.role == roleStamped && len(ts.raw) == 0 {
 			out = append(out, ts.name)
 		}
 	}

@@ -216,15 +216,8 @@ func DecodeLaserScanHeaderInto(dst *ScanHeader, data []byte) error {
 }
 
 func (c *cursor) scanHeader(dst *ScanHeader) error {
-	if err := c.header(&dst.Header); err != nil {
+	if err := c.scanFront(&dst.Header); err != nil {
 		return err
-	}
-	// angle_min .. range_max: seven float32 the fast path does not need.
-	if err := c.skip(4, 4, "angle_min"); err != nil {
-		return err
-	}
-	if err := c.skip(24, 4, "angle_max"); err != nil {
-		return c.float32Fields(err)
 	}
 	n, err := c.count(4, "ranges")
 	if err != nil {
@@ -241,6 +234,21 @@ func (c *cursor) scanHeader(dst *ScanHeader) error {
 		return err
 	}
 	dst.NumRanges, dst.NumIntensities = n, m
+	return nil
+}
+
+// scanFront reads the header and steps over angle_min .. range_max,
+// seven float32 the fast path does not need.
+func (c *cursor) scanFront(h *Header) error {
+	if err := c.header(h); err != nil {
+		return err
+	}
+	if err := c.skip(4, 4, "angle_min"); err != nil {
+		return err
+	}
+	if err := c.skip(24, 4, "angle_max"); err != nil {
+		return c.float32Fields(err)
+	}
 	return nil
 }
 
