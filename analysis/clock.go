@@ -28,6 +28,10 @@ type clockState struct {
 	firstNS   int64
 	lastNS    int64
 	n         int
+	// reset: /clock stepped back and tf2_ros::Buffer cleared; resetTo is
+	// the value it stepped to, the start of the tree's refill.
+	reset   bool
+	resetTo int64
 
 	jumps  []ClockJump // at most maxJumpsKept
 	stalls []Stall     // at most maxStallsKept
@@ -108,6 +112,7 @@ func (c *clockState) update(a *analyzer, m *bagread.Message, v int64) {
 		for _, t := range a.tfSpaces {
 			t.buf.ClearOnJump(delta)
 		}
+		c.reset, c.resetTo = true, v
 	}
 	// Stalls: /clock repeating one value, or silent, while record time runs.
 	if delta == 0 {
@@ -121,6 +126,13 @@ func (c *clockState) update(a *analyzer, m *bagread.Message, v int64) {
 	}
 	c.ns, c.logNS, c.index = v, m.LogTimeNS, m.Index
 	c.lastNS = v
+}
+
+// inResetWindow reports whether the /clock value in force is within one
+// cache time after the last clearing jump back: the tf buffer is still
+// refilling, as at the start of a bag.
+func (c *clockState) inResetWindow(cacheNS int64) bool {
+	return c.reset && c.ns-c.resetTo < cacheNS
 }
 
 // decodeClockNS is cdr.DecodeClock(data).Clock.Nanoseconds() with a fast

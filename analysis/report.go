@@ -333,6 +333,10 @@ type PairSummary struct {
 	// transform on their path (the sensor started before the tf tree):
 	// kept in Filter, left out of the "drop" finding.
 	StartupDrops int `json:"startup_drops"`
+	// ResetDrops counts, of StartupDrops, the drops within one cache time
+	// after a /clock jump back (simulator reset, looping bag): tf2 cleared
+	// its buffer and the tree refills, a start-up again.
+	ResetDrops int `json:"reset_drops"`
 }
 
 // Counts are totals; the lists in Report keep at most a bounded number.

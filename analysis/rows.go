@@ -47,13 +47,17 @@ type pairStats struct {
 	// when the path did appear.
 	pathSeen     bool
 	startupDrops int
+	// resetDrops: of startupDrops, those within one cache time after a
+	// /clock jump back, while the cleared buffer refills.
+	resetDrops int
 	// inTree: a row of this pair was stamped at or after the oldest
 	// transform on its path. Until then, a message stamped before the
 	// first transform (the sensor started before the tree) is start-up
 	// too, even when the path exists when it arrives.
 	inTree bool
-	// startupRows counts rows without a path before the pair's first path
-	// (whatever the filter did with them): not a missing link.
+	// startupRows counts rows without a path before the pair's first path,
+	// or within one cache time after a /clock jump back (whatever the
+	// filter did with them): not a missing link.
 	startupRows int
 	classes     map[Class]int
 	outcomes    map[string]int
@@ -81,10 +85,21 @@ type filterState struct {
 	f       *msgfilter.Filter
 	rows    []*ScanRow // undecided or not yet emitted rows, oldest first
 	decided []bool
-	startup []bool // row had no path before the pair's first path
-	base    uint64 // key of rows[0]
+	startup []startKind // why a row, if dropped, is a start-up drop
+	base    uint64      // key of rows[0]
 	next    uint64
 }
+
+// startKind says whether a row belongs to a start-up: the bag's (before
+// the tree on its path) or a refill of the tf buffer after /clock jumped
+// back (a simulator reset, a looping bag).
+type startKind uint8
+
+const (
+	notStartup startKind = iota
+	startupAtBag
+	startupAfterReset
+)
 
 // dropKey extracts "frame 'X' at time T" from a drop line, the part that
 // identifies the message.
@@ -137,17 +152,38 @@ func (rs *rowsState) onStamped(a *analyzer, s *stampedMsg) {
 				p.inTree = true
 			}
 		}
+		kind := notStartup
+		switch {
+		case row.Class == NoTransform && !p.pathSeen || beforeTree:
+			kind = startupAtBag
+		case a.clock.inResetWindow(a.cache) && refilling(row, a.clock.ns):
+			kind = startupAfterReset
+		}
 		fs.rows = append(fs.rows, row)
 		fs.decided = append(fs.decided, false)
-		if row.Class == NoTransform && !p.pathSeen {
+		if row.Class == NoTransform && kind != notStartup {
 			p.startupRows++
 		}
-		fs.startup = append(fs.startup, row.Class == NoTransform && !p.pathSeen || beforeTree)
+		fs.startup = append(fs.startup, kind)
 		key := fs.next
 		fs.next++
 		fs.f.Add(msgfilter.Msg{Key: key, FrameID: frame, StampNS: stamp, ArrivalNS: m.LogTimeNS})
 		rs.flush(a, fs)
 	}
+}
+
+// refilling reports whether a row, seen within one cache time after a
+// /clock jump back, shows the buffer refilling rather than a clock fault:
+// no path yet, the tree's clock, or a stamp from before the jump (ahead
+// of /clock now). Stamps an epoch away stay clock faults.
+func refilling(row *ScanRow, clockNS int64) bool {
+	switch row.Class {
+	case NoTransform, SameClock:
+		return true
+	case ClockSkew:
+		return row.StampNS > clockNS
+	}
+	return false
 }
 
 // topicFilters returns a topic's filters, one per target, made at its
@@ -265,8 +301,11 @@ func (fs *filterState) onResult(a *analyzer) func(msgfilter.Result) {
 		row.FilterWaitNS = r.WaitNS
 		row.FilterWaitTF = r.WaitTFMessages
 		fs.decided[i] = true
-		if fs.startup[i] && strings.HasPrefix(row.FilterOutcome, "dropped_") {
+		if fs.startup[i] != notStartup && strings.HasPrefix(row.FilterOutcome, "dropped_") {
 			fs.pair.startupDrops++
+			if fs.startup[i] == startupAfterReset {
+				fs.pair.resetDrops++
+			}
 		}
 		if r.LogLine != "" && len(rs.predicted) < maxPredictedKept {
 			rs.predicted[dropKey(r.LogLine)] = true
@@ -355,7 +394,7 @@ func (rs *rowsState) finish(a *analyzer) {
 	r.Pairs = []PairSummary{}
 	for _, p := range a.pairs {
 		if !p.pathSeen {
-			p.startupDrops = 0 // never connected: not a start-up effect
+			p.startupDrops, p.resetDrops = 0, 0 // never connected: not a start-up effect
 		}
 		ps := PairSummary{Topic: p.topic, Type: p.typ, Consumer: p.preset, TargetFrame: p.target, FrameID: p.frame,
 			Classes: map[string]int{}, Filter: map[string]int{}}
@@ -365,7 +404,7 @@ func (rs *rowsState) finish(a *analyzer) {
 		for k, v := range p.outcomes {
 			ps.Filter[k] = v
 		}
-		ps.StartupDrops = p.startupDrops
+		ps.StartupDrops, ps.ResetDrops = p.startupDrops, p.resetDrops
 		if p.diff.n > 0 {
 			ps.MedianDiffS, ps.MinDiffS, ps.MaxDiffS = p.diff.median(), p.diff.min, p.diff.max
 		}

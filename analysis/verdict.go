@@ -155,6 +155,11 @@ func (a *analyzer) verdict() Verdict {
 	default:
 		if back := r.Counts.BackwardJumps; back > 0 {
 			v.Sentence = fmt.Sprintf("/clock jumps back %s (a looping bag or a simulator reset): every sim-time node clears its tf buffer each time; %s and tf are otherwise on the same clock (median %s apart).", plural(back, "time"), topic, fmtS(ps.MedianDiffS))
+			if drops > 0 {
+				// Start-up drops are already out: these came later than a
+				// refill takes.
+				v.Sentence = strings.TrimSuffix(v.Sentence, ".") + fmt.Sprintf(", yet %s %s dropped outside start-up: not a clock problem; check that every tf publisher restarts with the simulator, the frame names and the queue size.", plural(drops, strings.TrimSuffix(unit, "s")), wasWere(drops))
+			}
 			v.Class = VerdictClockJumpBack
 		} else if drops > 0 {
 			v.Sentence = fmt.Sprintf("%s and tf are on the same clock (%s apart), yet %s %s dropped: not a clock problem; look at the tf tree, the frame names and the queue size.", topic, fmtS(ps.MedianDiffS), plural(drops, strings.TrimSuffix(unit, "s")), wasWere(drops))
@@ -520,12 +525,16 @@ func (p *pairStats) identity() bool { return p.frame == strings.TrimPrefix(p.tar
 // topicEvidence adds one line for start-up drops (emptyTopicsLead words
 // analysed topics without messages).
 func (a *analyzer) topicEvidence(v *Verdict) {
-	n := 0
+	n, reset := 0, 0
 	for _, p := range a.rep.Pairs {
-		n += p.StartupDrops
+		n += p.StartupDrops - p.ResetDrops
+		reset += p.ResetDrops
 	}
 	if n > 0 {
 		v.Evidence = append(v.Evidence, fmt.Sprintf("%s stamped before the first transform on %s path %s dropped at start-up (the sensors started before the tf tree): harmless, not counted as drops.", plural(n, "message"), map[bool]string{true: "its", false: "their"}[n == 1], wasWere(n)))
+	}
+	if reset > 0 {
+		v.Evidence = append(v.Evidence, fmt.Sprintf("%s %s dropped within the first %g s of sim time after a /clock jump back, while tf2's cleared buffer refilled (a start-up again, as after a simulator reset or a bag loop): harmless, not counted as drops.", plural(reset, "message"), wasWere(reset), a.rep.Settings.CacheTimeS))
 	}
 }
 

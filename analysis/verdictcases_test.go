@@ -64,6 +64,15 @@ func TestVerdictCases(t *testing.T) {
 			evidence: []string{"this bag was re-recorded while `ros2 bag play` ran without --clock"},
 			findings: "skew",
 			not:      []string{"check chrony", "chrony"}},
+		{name: scenario.ResetRefill, class: VerdictClockJumpBack,
+			sentence: "/clock jumps back 1 time (a looping bag or a simulator reset): every sim-time node clears its tf buffer each time; /scan and tf are otherwise on the same clock (median 0.0 ms apart).",
+			evidence: []string{"12 messages were dropped within the first 10 s of sim time after a /clock jump back"},
+			findings: "jump",
+			not:      []string{"stamped before the first transform", "not a clock problem"}},
+		{name: scenario.ResetTFLate, class: VerdictClockJumpBack,
+			prefix:   "/clock jumps back 1 time (a looping bag or a simulator reset): every sim-time node clears its tf buffer each time; /scan and tf are otherwise on the same clock (median 0.0 ms apart), yet 31 scans were dropped outside start-up: not a clock problem; check that every tf publisher restarts with the simulator",
+			evidence: []string{"200 messages were dropped within the first 10 s of sim time after a /clock jump back"},
+			findings: "drop,jump"},
 	}
 	for _, storage := range []string{bagwrite.StorageMCAP, bagwrite.StorageSQLite3} {
 		for _, tc := range cases {

@@ -205,11 +205,21 @@ func Generate(s Spec, fn func(*Record) error) error {
 // periodic builds a stream ticking at phase + k*period while < dur, with
 // the given latency (ns) from publication to record time.
 func (g *gen) periodic(phase, period int64, latency func() int64, emit func(k int, t int64, r *Record)) *stream {
+	return g.periodicExcept(phase, period, nil, latency, emit)
+}
+
+// periodicExcept is periodic without the ticks skip reports true for (a
+// publisher that is silent for a while).
+func (g *gen) periodicExcept(phase, period int64, skip func(t int64) bool, latency func() int64, emit func(k int, t int64, r *Record)) *stream {
 	st := &stream{}
 	k := 0
 	var t int64
 	st.next = func() bool {
 		t = phase + int64(k)*period
+		for skip != nil && period > 0 && t < g.dur && skip(t) {
+			k++
+			t = phase + int64(k)*period
+		}
 		if t >= g.dur || period <= 0 {
 			return false
 		}
@@ -281,7 +291,11 @@ func (g *gen) streams() []*stream {
 	}
 	if p := periodNS(s.TFHz); p > 0 && !s.NoTF {
 		g.tf.Transforms = make([]cdr.TransformStamped, 1)
-		out = append(out, g.periodic(tfStart+tfPhaseNS, p, g.jitter(300_000, 1_000_000), func(_ int, t int64, r *Record) {
+		// After a reset, the odometry restarts TFPause later.
+		paused := func(t int64) bool {
+			return s.ResetAt > 0 && t >= int64(s.ResetAt) && t < int64(s.ResetAt+s.TFPause)
+		}
+		out = append(out, g.periodicExcept(tfStart+tfPhaseNS, p, paused, g.jitter(300_000, 1_000_000), func(_ int, t int64, r *Record) {
 			st := g.stamp(s.TF, t)
 			x, y, yaw := pose(g.motionS(t))
 			g.tf.Transforms[0] = cdr.TransformStamped{

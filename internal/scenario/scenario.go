@@ -155,6 +155,9 @@ type Spec struct {
 	// Replayer records one /rosout line of rosbag2_player (the recording
 	// was made while a bag was replayed).
 	Replayer bool
+	// TFPause silences /tf for this long after ResetAt: the odometry
+	// restarts with the simulator, later than the sensors.
+	TFPause time.Duration
 }
 
 // Verdict case names: situations the verdict must word right, beyond the
@@ -166,11 +169,13 @@ const (
 	NoTFBag         = "no_tf"             // sensors without any tf
 	ManyStatic      = "many_static"       // 59 static links stamped on system time in a sim bag
 	ReRecorded      = "re_recorded"       // stamps 30 days behind record time, rosbag2_player in /rosout
+	ResetRefill     = "reset_refill"      // sim reset, /tf back 600 ms later: start-up drops after the reset
+	ResetTFLate     = "reset_tf_late"     // sim reset, /tf back 12 s later: drops past the 10 s cache window count
 )
 
 // VerdictNames lists the verdict cases in a fixed order.
 func VerdictNames() []string {
-	return []string{StartupDrop, SimWallRecorder, SimNoClock, NoTFBag, ManyStatic, ReRecorded}
+	return []string{StartupDrop, SimWallRecorder, SimNoClock, NoTFBag, ManyStatic, ReRecorded, ResetRefill, ResetTFLate}
 }
 
 // Rates and frames of the extra sensors of Spec.Sensors and the tf-tree
@@ -329,6 +334,13 @@ func Get(name string) (Spec, error) {
 		month := Publisher{Clock: ClockSystem, OffsetNS: -30 * 86400 * int64(time.Second)}
 		s.Laser, s.TF = month, month
 		s.Replayer = true
+	case ResetRefill, ResetTFLate:
+		s.ResetAt = 15 * time.Second
+		s.ResetToNS = 500_000_000
+		s.TFPause = 600 * time.Millisecond // 12 scans wait: the queue of 10 overflows
+		if name == ResetTFLate {
+			s.TFPause = 12 * time.Second // 2 s past tf2's 10 s cache window
+		}
 	default:
 		return Spec{}, fmt.Errorf("scenario: unknown case %q (known: %v, %v, %v, %s, %s)", name, Names(), TreeNames(), VerdictNames(), Demo, Large)
 	}
@@ -379,6 +391,8 @@ func (s Spec) Validate() error {
 		return fmt.Errorf("scenario %s: NoTF leaves no tf to delay or extend", s.Name)
 	case s.LoopPeriod > 0 && s.ResetAt > 0:
 		return fmt.Errorf("scenario %s: loop and reset together are not supported", s.Name)
+	case s.TFPause < 0 || s.TFPause > 0 && s.ResetAt == 0:
+		return fmt.Errorf("scenario %s: a tf pause needs a reset to follow", s.Name)
 	case s.LoopPeriod < 0 || s.ResetAt < 0:
 		return fmt.Errorf("scenario %s: negative loop period or reset time", s.Name)
 	case s.LoopPeriod > 0 && periodNS(s.ClockHz) > 0 && int64(s.LoopPeriod)%periodNS(s.ClockHz) != 0:
@@ -437,6 +451,10 @@ func (s Spec) Truth() Truth {
 		Scans:         ticks(dur, scanPhaseNS, periodNS(s.ScanHz)),
 		TFMessages:    ticks(dur, tfPhaseNS, periodNS(s.TFHz)),
 		ClockMessages: ticks(dur, 0, periodNS(s.ClockHz)),
+	}
+	if s.TFPause > 0 && int64(s.ResetAt) < dur {
+		// The ticks in [ResetAt, ResetAt+TFPause) are not published.
+		t.TFMessages -= ticks(min(dur, int64(s.ResetAt+s.TFPause)), tfPhaseNS, periodNS(s.TFHz)) - ticks(int64(s.ResetAt), tfPhaseNS, periodNS(s.TFHz))
 	}
 	if s.Detector != nil {
 		t.TFMessages += ticks(dur, detectorPhaseNS, periodNS(DetectorHz))
