@@ -103,8 +103,10 @@ type File struct {
 	Recovery     string `json:"recovery,omitempty"`
 }
 
-// decodedTypes are the types whose stamps info reads.
-var decodedTypes = map[string]bool{cdr.TypeLaserScan: true, cdr.TypeTFMessage: true, cdr.TypeClock: true}
+// decodedRoles are the unstamped roles whose stamps info reads: by role,
+// not type name, so the older pkg/Type spelling of TFMessage and Clock is
+// read too.
+var decodedRoles = map[topics.Role]bool{topics.TF: true, topics.TFStatic: true, topics.Clock: true}
 
 // maxFrames bounds the frame list per topic.
 const maxFrames = 64
@@ -146,7 +148,7 @@ func Build(bag *bagread.Bag) (*Report, error) {
 			Name: t.Name, Type: t.Type, SerializationFormat: t.SerializationFormat,
 			Count: t.MessageCount, MetadataCount: t.MetadataCount, QoS: t.QoS, OfferedQoS: t.OfferedQoS,
 			Role: string(ti.Role), Stamped: ti.Stamp.Stamped, StampReason: ti.Stamp.Reason,
-			Decoded: decodedTypes[t.Type] || ti.Stamp.Stamped,
+			Decoded: decodedRoles[ti.Role] || ti.Stamp.Stamped,
 		}
 		rep.Topics = append(rep.Topics, top)
 	}
@@ -240,7 +242,7 @@ func (t *Topic) observe(m *bagread.Message, frames map[string]map[string]bool, c
 		}
 		t.stamp(h.Header.Stamp.Nanoseconds())
 		t.frame(frames, h.Header.FrameID)
-	case t.Type == cdr.TypeTFMessage:
+	case t.Role == string(topics.TF) || t.Role == string(topics.TFStatic):
 		msg, err := cdr.DecodeTFMessage(m.Data)
 		if err != nil {
 			return err
@@ -249,7 +251,7 @@ func (t *Topic) observe(m *bagread.Message, frames map[string]map[string]bool, c
 			t.stamp(tr.Header.Stamp.Nanoseconds())
 			t.frame(frames, tr.Header.FrameID+"->"+tr.ChildFrameID)
 		}
-	case t.Type == cdr.TypeClock:
+	case t.Role == string(topics.Clock):
 		c, err := cdr.DecodeClock(m.Data)
 		if err != nil {
 			return err

@@ -109,3 +109,74 @@ func TestBadFrameIDIsTyped(t *testing.T) {
 		t.Fatalf("%v", err)
 	}
 }
+
+// TestBuildOlderTypeSpelling: TFMessage and Clock spelled pkg/Type (older
+// recorders and conversions) get their stamps and links read, as with
+// pkg/msg/Type, in both storage formats.
+func TestBuildOlderTypeSpelling(t *testing.T) {
+	for _, storage := range []string{bagwrite.StorageMCAP, bagwrite.StorageSQLite3} {
+		t.Run(storage, func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), "bag")
+			w, err := bagwrite.Create(dir, bagwrite.Options{Storage: storage})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, tp := range [][2]string{{"tf", "tf2_msgs/TFMessage"}, {"/robot1/tf_static", "tf2_msgs/TFMessage"}, {"/clock", "rosgraph_msgs/Clock"}} {
+				if err := w.AddTopic(tp[0], tp[1]); err != nil {
+					t.Fatal(err)
+				}
+			}
+			tfm := func(sec int32, parent, child string) []byte {
+				return cdr.AppendTFMessage(nil, &cdr.TFMessage{Transforms: []cdr.TransformStamped{{
+					Header: cdr.Header{Stamp: cdr.Time{Sec: sec}, FrameID: parent}, ChildFrameID: child,
+					Transform: cdr.Transform{Rotation: cdr.Quaternion{W: 1}}}}}, binary.LittleEndian)
+			}
+			const s = int64(1e9)
+			for _, wr := range []struct {
+				topic string
+				at    int64
+				data  []byte
+			}{
+				{"/clock", 10 * s, cdr.AppendClock(nil, &cdr.Clock{Clock: cdr.Time{Sec: 50}}, binary.LittleEndian)},
+				{"/robot1/tf_static", 10 * s, tfm(0, "base_link", "laser")},
+				{"tf", 11 * s, tfm(50, "odom", "base_link")},
+				{"tf", 12 * s, tfm(51, "odom", "base_link")},
+				{"/clock", 12 * s, cdr.AppendClock(nil, &cdr.Clock{Clock: cdr.Time{Sec: 52}}, binary.LittleEndian)},
+			} {
+				if err := w.Write(wr.topic, wr.at, wr.at, wr.data); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := w.Close(); err != nil {
+				t.Fatal(err)
+			}
+			bag, err := bagread.Open(dir, bagread.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer bag.Close()
+			rep, err := Build(bag)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := map[string]struct {
+				role   string
+				stamps Range
+				frames string
+			}{
+				"tf":                {"tf", Range{50 * s, 51 * s, true}, "odom->base_link"},
+				"/robot1/tf_static": {"tf_static", Range{0, 0, true}, "base_link->laser"},
+				"/clock":            {"clock", Range{50 * s, 52 * s, true}, ""},
+			}
+			for _, tp := range rep.Topics {
+				w := want[tp.Name]
+				if tp.Role != w.role || !tp.Decoded || tp.HeaderStamp != w.stamps || strings.Join(tp.Frames, ",") != w.frames || tp.Undecodable != 0 {
+					t.Errorf("%s: role %s decoded %v stamps %+v frames %q undecodable %d; want %+v", tp.Name, tp.Role, tp.Decoded, tp.HeaderStamp, tp.Frames, tp.Undecodable, w)
+				}
+			}
+			if rep.Clock != (Range{50 * s, 52 * s, true}) {
+				t.Errorf("clock range %+v", rep.Clock)
+			}
+		})
+	}
+}

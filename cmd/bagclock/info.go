@@ -209,6 +209,8 @@ func printInfoWide(w io.Writer, r *inventory.Report) {
 		switch {
 		case t.Stamped && len(t.Frames) > 0:
 			fmt.Fprintf(w, "  frames %s: %s\n", t.Name, framesText(t.Frames))
+		case isTF(t) && len(t.Frames) > 0:
+			fmt.Fprintf(w, "  links %s: %s\n", t.Name, framesText(t.Frames))
 		case t.Role == "not_analysed":
 			fmt.Fprintf(w, "  not analysed %s: %s\n", t.Name, t.StampReason)
 		}

@@ -150,6 +150,13 @@ func TestHumanUnits(t *testing.T) {
 		{humanRate(48.8), "48.8 Hz"},
 		{humanRate(4.987), "4.99 Hz"},
 		{humanRate(0.0012), "0.0012 Hz"},
+		// Rounding across a power of ten keeps three digits.
+		{humanRate(99.96), "100 Hz"},
+		{humanRate(99.94), "99.9 Hz"},
+		{humanRate(9.997), "10.0 Hz"},
+		{humanRate(9.994), "9.99 Hz"},
+		{humanBytes(10238), "10.0 KiB"},
+		{humanBytes(1048550), "1.00 MiB"},
 	} {
 		if tc.got != tc.want {
 			t.Errorf("got %q, want %q", tc.got, tc.want)

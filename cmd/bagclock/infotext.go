@@ -103,6 +103,8 @@ func printInfo(w io.Writer, r *inventory.Report) {
 	rows = nil
 	for _, t := range r.Topics {
 		if !t.RecordTime.Valid {
+			// Still a row: an empty /scan is often the point.
+			rows = append(rows, []string{t.Name, "no messages", "-"})
 			continue
 		}
 		rec := fmt.Sprintf("%s .. %s", offsetText(t.RecordTime.MinNS-r.StartNS), offsetText(t.RecordTime.MaxNS-r.StartNS))
@@ -131,6 +133,8 @@ func printInfo(w io.Writer, r *inventory.Report) {
 		switch {
 		case t.Stamped && len(t.Frames) > 0:
 			p.wrap("  ", "      ", fmt.Sprintf("frames %s: %s", t.Name, framesText(t.Frames)))
+		case isTF(t) && len(t.Frames) > 0:
+			p.wrap("  ", "      ", fmt.Sprintf("links %s: %s", t.Name, framesText(t.Frames)))
 		case t.Role == "not_analysed":
 			p.wrap("  ", "      ", fmt.Sprintf("not analysed %s: %s", t.Name, t.StampReason))
 		}
@@ -224,11 +228,12 @@ func humanBytes(n int64) string {
 	units := []string{"KiB", "MiB", "GiB", "TiB", "PiB"}
 	v := float64(n) / 1024
 	u := 0
-	for v >= 1024 && u < len(units)-1 {
+	// Bounds where rounding would print "1024.0 KiB" or "10.00 KiB".
+	for v >= 1023.95 && u < len(units)-1 {
 		v /= 1024
 		u++
 	}
-	if v < 10 {
+	if v < 9.995 {
 		return fmt.Sprintf("%.2f %s", v, units[u])
 	}
 	return fmt.Sprintf("%.1f %s", v, units[u])
@@ -249,18 +254,23 @@ func humanDuration(ns int64) string {
 	return fmt.Sprintf("%s (%d min %d s)", s, m, sec)
 }
 
-// humanRate gives a rate with three significant digits.
+// humanRate gives a rate with three significant digits. The bounds sit
+// where rounding crosses a power of ten: 99.96 Hz is "100 Hz", not
+// "100.0 Hz", and 9.997 Hz "10.0 Hz", not "10.00 Hz".
 func humanRate(hz float64) string {
 	switch {
-	case hz >= 100:
+	case hz >= 99.95:
 		return fmt.Sprintf("%.0f Hz", hz)
-	case hz >= 10:
+	case hz >= 9.995:
 		return fmt.Sprintf("%.1f Hz", hz)
-	case hz >= 0.01:
+	case hz >= 0.00995:
 		return fmt.Sprintf("%.2f Hz", hz)
 	}
 	return fmt.Sprintf("%.2g Hz", hz)
 }
+
+// isTF reports a TFMessage topic, whose frames are parent->child links.
+func isTF(t inventory.Topic) bool { return t.Role == "tf" || t.Role == "tf_static" }
 
 // offsetText formats nanoseconds after the bag's start as seconds with
 // milliseconds.
