@@ -141,10 +141,18 @@ func (c *ageCheck) finish(a *analyzer) {
 	}
 	// A topic whose stamps did not step with the recorder's clock is
 	// offset from record time from the step on: not stale.
+	// So is a topic whose stamps stepped while record time ran on (the
+	// publishing machine's clock stepped): its age from the step on is the
+	// two machines' offset, not data left to go stale.
 	for _, st := range r.ClockSteps {
 		if st.Confirmed {
 			for _, tp := range st.Unstepped {
 				offsets[tp] = true
+			}
+			if st.Source == StepStamps {
+				for _, tp := range st.Stepped {
+					offsets[tp] = true
+				}
 			}
 		}
 	}

@@ -33,7 +33,9 @@ import (
 // message; linkHook for each transform of a tf message before it enters
 // the buffer; tfHook after a whole tf message is in the buffer; stampedHook
 // for each decoded message of an analysed topic (before its rows);
-// rawHook for each raw message of the topic role it names. After the last
+// recordHook for each message of the record-time-only topics (every other
+// topic, read without its payload); rawHook for each raw message of the
+// topic role it names. After the last
 // message the rows are finished, then every check's finish in rank order
 // writes its part of the Report; findings and the verdict come last.
 //
@@ -78,6 +80,12 @@ type tfHook interface {
 // targets are decided and before its rows are made.
 type stampedHook interface {
 	onStamped(a *analyzer, s *stampedMsg)
+}
+
+// recordHook sees each message of the record-time-only topics (no
+// payload: m.Data is empty, m.Size the stored length).
+type recordHook interface {
+	onRecord(a *analyzer, m *bagread.Message, ts *topicState)
 }
 
 // rawHook sees the raw bytes of each message on the topics of one role
@@ -137,6 +145,9 @@ func (a *analyzer) registerChecks() {
 		}
 		if h, ok := c.(stampedHook); ok {
 			a.stampedHooks = append(a.stampedHooks, h)
+		}
+		if h, ok := c.(recordHook); ok {
+			a.recordHooks = append(a.recordHooks, h)
 		}
 		if h, ok := c.(rawHook); ok {
 			for _, ts := range a.topics.list {

@@ -67,7 +67,7 @@ type ClockStep struct {
 }
 
 // clockStepCheck follows record time in storage order over every message
-// the replay reads (/clock, tf, analysed topics), and at the end joins the
+// the replay reads (/clock, tf, analysed and record-time-only topics), and at the end joins the
 // stamp jumps of the topics and links (stampjumps.go, bags without /clock)
 // into steps.
 type clockStepCheck struct {
@@ -123,6 +123,13 @@ func (c *clockStepCheck) onClock(a *analyzer, m *bagread.Message, v int64) {
 }
 
 func (c *clockStepCheck) onTF(a *analyzer, m *bagread.Message, _ bool) {
+	c.see(a, m)
+	c.prevClock = a.clock.ns
+}
+
+// onRecord: topics read for their record times carry record time too (a
+// bag whose busiest topics have no header still shows a step).
+func (c *clockStepCheck) onRecord(a *analyzer, m *bagread.Message, _ *topicState) {
 	c.see(a, m)
 	c.prevClock = a.clock.ns
 }
@@ -233,8 +240,14 @@ func (c *clockStepCheck) finish(a *analyzer) {
 		if used[j] || len(steps) >= maxStepsKept {
 			continue
 		}
+		// The clock stepped by the stamps' jump less the record time
+		// between the two messages (a period of the series).
+		stepNS := sj.ToNS - sj.FromNS
+		if j < len(a.stampPrevLog) && a.stampPrevLog[j] > 0 && sj.LogTimeNS >= a.stampPrevLog[j] {
+			stepNS -= sj.LogTimeNS - a.stampPrevLog[j]
+		}
 		st := ClockStep{Source: StepStamps, Kind: sj.Kind, LogTimeNS: sj.LogTimeNS, AtS: a.x(sj.LogTimeNS),
-			FromNS: sj.FromNS, ToNS: sj.ToNS, StepS: float64(sj.ToNS-sj.FromNS) / 1e9, Topic: sj.Topic, Index: sj.Index,
+			FromNS: sj.FromNS, ToNS: sj.ToNS, StepS: float64(stepNS) / 1e9, Topic: sj.Topic, Index: sj.Index,
 			Stepped: addStepped(nil, sj), Unstepped: []string{}, Confirmed: true}
 		used[j] = true
 		for k := j + 1; k < len(r.StampJumps); k++ {

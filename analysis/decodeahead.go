@@ -117,6 +117,8 @@ func decodeOne(x *decoded, m *bagread.Message, ts *topicState, own bool) {
 		} else {
 			x.err = cdr.DecodeHeaderInto(&x.hdr, m.Data, ts.typ)
 		}
+	case roleTimeOnly:
+		// Record times only: no payload was read.
 	default:
 		x.msg.Data = m.Data
 		if own {

@@ -51,9 +51,16 @@ func (a *analyzer) finish() *Report {
 // out with the reason.
 func (a *analyzer) topicSummaries() []TopicSummary {
 	names := map[topicRole]string{roleTF: "tf", roleTFStatic: "tf_static", roleClock: "clock",
-		roleRosout: "rosout", roleParamEvents: "parameter_events", roleStamped: TopicAnalysed}
+		roleRosout: "rosout", roleParamEvents: "parameter_events", roleStamped: TopicAnalysed, roleTimeOnly: TopicRecordTime}
+	listed := map[string]bool{}
+	for _, ti := range a.notAnalysed {
+		listed[ti.Name] = true
+	}
 	out := []TopicSummary{}
 	for _, ts := range a.topics.list {
+		if ts.role == roleTimeOnly && listed[ts.name] {
+			continue // listed below, with why it is not analysed
+		}
 		t := TopicSummary{Topic: ts.name, Type: ts.typ, Role: names[ts.role], Messages: int(ts.messages)}
 		if ts.role == roleStamped {
 			t.Messages, t.Consumer, t.NoFrame = ts.count, ts.preset, ts.noFrame

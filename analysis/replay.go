@@ -52,6 +52,11 @@ type analyzer struct {
 	linkHooks    []linkHook
 	tfHooks      []tfHook
 	stampedHooks []stampedHook
+	recordHooks  []recordHook
+
+	// stampPrevLog is, per kept stamp jump, the record time of the
+	// message before it (stampjumps.go, for clockstep.go).
+	stampPrevLog []int64
 
 	cur     stampedMsg // the message onStamped hands out
 	rep     Report
@@ -232,15 +237,35 @@ func (a *analyzer) selectTopics() error {
 			a.notAnalysed = append(a.notAnalysed, ti)
 		}
 	}
+	a.addTimeOnly(infos, count)
 	return nil
 }
 
-// readList fills a.readTopics: the tf, clock and analysed topics, and the
-// raw-role topics some check listens to.
+// addTimeOnly adds every topic the analysis does not read otherwise as a
+// record-time-only topic, by name, numbered after the analysed ones: a
+// topic without a header (/cmd_vel) still shows which clock its timer
+// follows, and no payload byte is needed for that.
+func (a *analyzer) addTimeOnly(infos []topics.TopicInfo, count map[string]uint64) {
+	var names []string
+	typ := map[string]string{}
+	for _, ti := range infos {
+		if a.topics.find(ti.Name) == nil && typ[ti.Name] == "" {
+			names = append(names, ti.Name)
+			typ[ti.Name] = ti.Type
+		}
+	}
+	sort.Strings(names)
+	for i, name := range names {
+		a.topics.add(&topicState{name: name, typ: typ[name], role: roleTimeOnly, id: len(a.scanTopics) + i, messages: count[name]})
+	}
+}
+
+// readList fills a.readTopics: the tf, clock, analysed and record-time-only
+// topics, and the raw-role topics some check listens to.
 func (a *analyzer) readList() {
 	for _, ts := range a.topics.list {
 		switch ts.role {
-		case roleTF, roleTFStatic, roleClock, roleStamped:
+		case roleTF, roleTFStatic, roleClock, roleStamped, roleTimeOnly:
 		default:
 			if len(ts.raw) == 0 {
 				continue
@@ -295,7 +320,7 @@ func (a *analyzer) skip(m *bagread.Message, err error) {
 
 func (a *analyzer) run() error {
 	it := a.bag.Messages(bagread.ReadOptions{Topics: a.readTopics, Order: bagread.RecordOrder,
-		PrefixTopics: a.headerOnlyTopics(), PrefixBytes: headerPrefixBytes})
+		PrefixTopics: a.headerOnlyTopics(), PrefixBytes: headerPrefixBytes, TimeOnlyTopics: a.timeOnlyTopics()})
 	defer it.Close()
 	var sizes []int64
 	for _, f := range a.bag.Files {
@@ -362,6 +387,10 @@ func (a *analyzer) replay(x *decoded, sizes []int64) error {
 		a.onTF(m, ts.tf, true)
 	case roleStamped:
 		a.onStamped(m, ts, x)
+	case roleTimeOnly:
+		for _, h := range a.recordHooks {
+			h.onRecord(a, m, ts)
+		}
 	default:
 		for _, h := range ts.raw {
 			h.onRaw(a, m)
@@ -482,6 +511,17 @@ func (a *analyzer) headerOnlyTopics() []string {
 	var out []string
 	for _, ts := range a.topics.list {
 		if ts.role == roleStamped && len(ts.raw) == 0 {
+			out = append(out, ts.name)
+		}
+	}
+	return out
+}
+
+// timeOnlyTopics lists the topics read for their record times alone.
+func (a *analyzer) timeOnlyTopics() []string {
+	var out []string
+	for _, ts := range a.topics.list {
+		if ts.role == roleTimeOnly {
 			out = append(out, ts.name)
 		}
 	}

@@ -292,6 +292,9 @@ type Report struct {
 const (
 	TopicAnalysed    = "analysed"     // per-message rows (stamped sensor topic or --topic)
 	TopicNotAnalysed = "not_analysed" // stamped but left out, or of a type bagclock cannot read
+	// TopicRecordTime: a topic without a header, read for its record times
+	// alone (its timer's clock, timer_clocks).
+	TopicRecordTime = "record_time"
 )
 
 // TopicSummary is one topic as the analysis saw it: a role topic (tf,

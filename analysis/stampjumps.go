@@ -13,6 +13,8 @@ type stampJumps struct {
 	links  []stampSeries // by link id
 	n      int
 	kept   []ClockJump
+	// prevLog: record time of the message before each kept jump.
+	prevLog []int64
 }
 
 type stampSeries struct {
@@ -80,6 +82,7 @@ func (j *stampJumps) stampJump(a *analyzer, s *stampSeries, stamp int64, m *bagr
 		j.kept = append(j.kept, ClockJump{
 			Index: m.Index, LogTimeNS: m.LogTimeNS, FromNS: *last, ToNS: stamp, Kind: kind, Topic: m.Topic, Link: link,
 		})
+		j.prevLog = append(j.prevLog, s.lastLog)
 	}
 }
 
@@ -89,5 +92,6 @@ const minPaceSteps = 8
 
 func (j *stampJumps) finish(a *analyzer) {
 	a.rep.StampJumps = j.kept
+	a.stampPrevLog = j.prevLog
 	a.rep.Counts.StampJumps = j.n
 }

@@ -74,6 +74,29 @@ func TestTimeCases(t *testing.T) {
 					t.Errorf("sim timer = %+v, want sim, 5 Hz wall and 10 Hz sim", *s)
 				}
 			}},
+		// The same at 0.5 with the wall timer on /cmd_vel, a topic without a
+		// header read for its record times alone, and /battery_level (no
+		// header either) on a timer on its node's clock.
+		{name: "rtf_0.5_no_header",
+			findings: []string{"wall-timer"},
+			verdict:  "/cmd_vel comes from a wall timer: at real-time factor 0.50 it publishes 2.0× per sim period: use rclcpp::create_timer with the node's clock, or rclcpp::Rate with the node's clock.",
+			check: func(t *testing.T, rep *Report) {
+				w, b := timerOf(rep, "/cmd_vel"), timerOf(rep, "/battery_level")
+				if w == nil || b == nil {
+					t.Fatalf("timer clocks %+v", rep.TimerClocks)
+				}
+				if w.Clock != TimerWall || !w.Flagged || !w.RecordTimeOnly || w.Confidence < 0.9 || math.Abs(w.WallRateHz-20) > 0.5 || math.Abs(w.SimRateHz-40) > 1 {
+					t.Errorf("/cmd_vel = %+v, want wall, flagged, record times only, 20 Hz wall and 40 Hz sim", *w)
+				}
+				if b.Clock != TimerSim || b.Flagged || !b.RecordTimeOnly || b.Confidence < 0.9 || math.Abs(b.WallRateHz-5) > 0.2 || math.Abs(b.SimRateHz-10) > 0.2 {
+					t.Errorf("/battery_level = %+v, want sim, not flagged, 5 Hz wall and 10 Hz sim", *b)
+				}
+				for _, tp := range rep.Topics {
+					if (tp.Topic == "/cmd_vel" || tp.Topic == "/battery_level") && tp.Role != TopicRecordTime {
+						t.Errorf("topic %+v, want role %s", tp, TopicRecordTime)
+					}
+				}
+			}},
 		{name: "rtf_varying",
 			findings: []string{"wall-timer"},
 			verdict:  "/wall_scan comes from a wall timer: at real-time factor 0.",
@@ -170,6 +193,29 @@ func TestTimeCases(t *testing.T) {
 					}
 				}
 			}},
+		// The sensor machine's clock steps back 0.8 s while the recorder's
+		// runs on: seen only in the stamps of /scan and tf, stepping
+		// together. Their age from then on is the two clocks' offset, not
+		// stale data.
+		{name: "ntp_back_sensor_machine",
+			findings: []string{"jump", "clock-step"},
+			verdict:  "The system clock of the publishing machine stepped back by 800.0 ms at +10.0 s (record time): the stamps of odom->base_link and /scan jump together while record time runs on (NTP or a manual clock set on that machine); durations measured across it are wrong.",
+			check: func(t *testing.T, rep *Report) {
+				if len(rep.ClockSteps) != 1 {
+					t.Fatalf("steps %+v", rep.ClockSteps)
+				}
+				s := rep.ClockSteps[0]
+				if s.Source != StepStamps || s.Kind != "backward" || !s.Confirmed || math.Abs(s.StepS+0.8) > 0.005 || math.Abs(s.AtS-10) > 0.05 ||
+					!equalStrings(s.Stepped, []string{"odom->base_link", "/scan"}) {
+					t.Errorf("step %+v, want the stamps of /scan and tf back 0.8 s at 10 s", s)
+				}
+				if a := ageOf(rep, "/scan"); a == nil || a.Kind != AgeClockOffset || a.OverMax != 200 {
+					t.Errorf("/scan age %+v, want clock_offset with the 200 messages after the step over 0.5 s", a)
+				}
+				if rep.Verdict.Class != "time" {
+					t.Errorf("class %q, want time", rep.Verdict.Class)
+				}
+			}},
 		{name: "stuck_zero",
 			findings: []string{"zero-stamp", "stuck-zero"},
 			check: func(t *testing.T, rep *Report) {
@@ -185,6 +231,32 @@ func TestTimeCases(t *testing.T) {
 				}
 				if !containsSub(rep.Verdict.Evidence, "/zero_scan is stamped 0 its whole life in the bag") {
 					t.Errorf("evidence %q", rep.Verdict.Evidence)
+				}
+			}},
+		// /clock starts 3 s late: the wall timer's node stamps now() = 0
+		// until the first tick arrives, then sim time. The 60 scans stamped
+		// 0 before any tf are dropped by the emulated filter.
+		{name: "zero_until_clock",
+			findings: []string{"drop", "zero-stamp", "stuck-zero"},
+			verdict:  "/wall_scan has 60 scans stamped 0: the laser driver uses sim time but published before it received /clock; tf2 pairs those scans with the latest pose.",
+			check: func(t *testing.T, rep *Report) {
+				if len(rep.StuckZero) != 1 {
+					t.Fatalf("stuck zero %+v", rep.StuckZero)
+				}
+				z := rep.StuckZero[0]
+				if z.Topic != "/wall_scan" || z.Kind != StuckUntilClock || z.Zero != 60 || z.Messages != 200 || z.ClockStartS == nil || math.Abs(*z.ClockStartS-3) > 0.01 || z.LastS > 3 {
+					t.Errorf("stuck zero %+v, want /wall_scan at 0 for its first 60 of 200 messages, until /clock at 3 s", z)
+				}
+				if !containsSub(rep.Verdict.Evidence, "/wall_scan is stamped 0 until the first /clock (60 messages, +0.0 s .. +3.0 s)") {
+					t.Errorf("evidence %q", rep.Verdict.Evidence)
+				}
+				if rep.Verdict.Class != string(ZeroStamp) {
+					t.Errorf("class %q, want %s", rep.Verdict.Class, ZeroStamp)
+				}
+				for _, tc := range rep.TimerClocks {
+					if tc.Flagged {
+						t.Errorf("%+v flagged at real-time factor 1", tc)
+					}
 				}
 			}},
 		{name: "late_120ms",

@@ -16,11 +16,16 @@ const (
 	roleRosout                // rcl_interfaces/Log
 	roleStamped               // an analysed topic: header decoded, rows made
 	roleParamEvents           // rcl_interfaces/ParameterEvent
+	// roleTimeOnly: any other topic (no header, or a stamped type that is
+	// not analysed), read for its record times alone: when a topic is
+	// published tells which clock its timer follows (walltimer.go).
+	roleTimeOnly
 )
 
 // topicState is one topic the replay reads. Checks keep their per-topic
 // state in slices indexed by id (the analysed topics are numbered 0..n-1
-// in a.scanTopics order), so the hot path never hashes a topic name.
+// in a.scanTopics order, the record-time-only topics after them), so the
+// hot path never hashes a topic name.
 type topicState struct {
 	name, typ string
 	role      topicRole

@@ -31,6 +31,13 @@ import (
 // LateNS adds /late_scan, captured and stamped at 10 Hz and published
 // LateNS later. StuckZero adds /zero_scan (10 Hz wall timer of a node whose
 // ROS time is 0) and /parameter_events announcing it and a healthy node.
+// Headerless replaces /wall_scan with two topics without a header: /cmd_vel
+// (geometry_msgs/msg/Twist) from a 20 Hz wall timer and /battery_level
+// (std_msgs/msg/Float32) from a timer on the node's clock at 10 Hz of sim
+// time. ClockStartS starts the simulator (its /clock, sim timers and tf)
+// that late: the wall timer's now() is 0 until the first tick arrives.
+// SensorStepNS steps, at StepAtS, the clock of the machine /scan and tf
+// are stamped on, not the recorder's.
 type TimeCase struct {
 	Name string
 	// DurS is the recording's length in seconds.
@@ -47,6 +54,13 @@ type TimeCase struct {
 	// Remote adds /remote_scan (10 Hz) from a machine whose clock does not
 	// step.
 	Remote bool
+	// Headerless: /cmd_vel on a wall timer and /battery_level on a sim
+	// timer instead of /wall_scan (with RTF).
+	Headerless bool
+	// ClockStartS delays the simulator's start (with RTF).
+	ClockStartS float64
+	// SensorStepNS steps the sensor machine's clock at StepAtS (without RTF).
+	SensorStepNS int64
 }
 
 type timeEvent struct {
@@ -69,9 +83,20 @@ func WriteTimeCase(dir string, c TimeCase, opts bagwrite.Options) (string, error
 		return v
 	}
 	ts := func(ns int64) cdr.Time { return cdr.Time{Sec: int32(ns / 1e9), Nanosec: uint32(ns % 1e9)} }
+	// sensor is the clock /scan and tf are stamped with.
+	sensor := func(tt int64) int64 {
+		if c.SensorStepNS != 0 && tt >= int64(c.StepAtS*1e9) {
+			return sys(tt) + c.SensorStepNS
+		}
+		return sys(tt)
+	}
 	var evs []timeEvent
 	add := func(tt, latency int64, topic string, data []byte) {
-		evs = append(evs, timeEvent{t: tt + latency, logNS: sys(tt + latency), pubNS: sys(tt), topic: topic, data: data})
+		pub := sys(tt)
+		if topic == "/scan" || topic == "/tf" {
+			pub = sensor(tt) // MCAP publish_time is the sender's clock
+		}
+		evs = append(evs, timeEvent{t: tt + latency, logNS: sys(tt + latency), pubNS: pub, topic: topic, data: data})
 	}
 	scan := func(frame string, stamp int64) []byte {
 		m := cdr.LaserScan{Header: cdr.Header{Stamp: ts(stamp), FrameID: frame}, Ranges: make([]float32, 16), RangeMax: 10}
@@ -100,15 +125,20 @@ func WriteTimeCase(dir string, c TimeCase, opts bagwrite.Options) (string, error
 	jit := func(lo, hi int64) int64 { return lo + rng.Int64N(hi-lo+1) }
 
 	if c.RTF != nil {
-		topics = append(topics, [2]string{"/clock", cdr.TypeClock}, [2]string{"/sim_scan", cdr.TypeLaserScan}, [2]string{"/wall_scan", cdr.TypeLaserScan})
+		topics = append(topics, [2]string{"/clock", cdr.TypeClock}, [2]string{"/sim_scan", cdr.TypeLaserScan})
+		if c.Headerless {
+			topics = append(topics, [2]string{"/cmd_vel", TypeTwist}, [2]string{"/battery_level", TypeFloat32})
+		} else {
+			topics = append(topics, [2]string{"/wall_scan", cdr.TypeLaserScan})
+		}
 		// Ticks: (wall time, sim value), sim 10 ms per tick.
 		var tickT, tickV []int64
-		for tt, v := int64(0), DefaultSimStartNS; tt < dur; v += 10_000_000 {
+		for tt, v := int64(c.ClockStartS*1e9), DefaultSimStartNS; tt < dur; v += 10_000_000 {
 			tickT, tickV = append(tickT, tt), append(tickV, v)
 			add(tt, 200_000, "/clock", cdr.AppendClock(nil, &cdr.Clock{Clock: ts(v)}, le))
 			tt += int64(10e6 / c.RTF(float64(tt)/1e9))
 		}
-		nextSim, nextTF := DefaultSimStartNS, DefaultSimStartNS
+		nextSim, nextTF, nextBattery := DefaultSimStartNS, DefaultSimStartNS, DefaultSimStartNS+3_000_000
 		for i, tt := range tickT {
 			v := tickV[i]
 			if v >= nextTF {
@@ -119,15 +149,27 @@ func WriteTimeCase(dir string, c TimeCase, opts bagwrite.Options) (string, error
 				add(tt, 500_000+jit(500_000, 1_500_000), "/sim_scan", scan("laser", v))
 				nextSim += 100_000_000
 			}
+			if c.Headerless && v >= nextBattery {
+				add(tt, 400_000+jit(200_000, 1_200_000), "/battery_level", float32Msg(float32(0.9-float64(v-DefaultSimStartNS)/1e12)))
+				nextBattery += 100_000_000
+			}
 		}
 		// The wall timer: now() is the last tick received (0.2 ms after
-		// it was sent).
-		k := 0
+		// it was sent), 0 before the first.
+		k := -1
 		for tt := int64(7_000_000); tt < dur; tt += 50_000_000 {
 			for k+1 < len(tickT) && tickT[k+1]+200_000 <= tt {
 				k++
 			}
-			add(tt, jit(500_000, 2_000_000), "/wall_scan", scan("laser_wall", tickV[k]))
+			now := int64(0)
+			if k >= 0 {
+				now = tickV[k]
+			}
+			if c.Headerless {
+				add(tt, jit(500_000, 2_000_000), "/cmd_vel", twistMsg(0.2, 0.1*float64(tt%3)))
+			} else {
+				add(tt, jit(500_000, 2_000_000), "/wall_scan", scan("laser_wall", now))
+			}
 		}
 		if c.StuckZero {
 			topics = append(topics, [2]string{"/zero_scan", cdr.TypeLaserScan}, [2]string{"/parameter_events", cdr.TypeParameterEvent})
@@ -146,10 +188,10 @@ func WriteTimeCase(dir string, c TimeCase, opts bagwrite.Options) (string, error
 	} else {
 		topics = append(topics, [2]string{"/scan", cdr.TypeLaserScan})
 		for tt := int64(1_000_000); tt < dur; tt += 20_000_000 {
-			add(tt, jit(300_000, 1_000_000), "/tf", odom(sys(tt), float64(tt)/1e9*0.5))
+			add(tt, jit(300_000, 1_000_000), "/tf", odom(sensor(tt), float64(tt)/1e9*0.5))
 		}
 		for tt := int64(3_000_000); tt < dur; tt += 50_000_000 {
-			add(tt, jit(1_000_000, 3_000_000), "/scan", scan("laser", sys(tt)))
+			add(tt, jit(1_000_000, 3_000_000), "/scan", scan("laser", sensor(tt)))
 		}
 		if c.Remote {
 			topics = append(topics, [2]string{"/remote_scan", cdr.TypeLaserScan})
@@ -204,6 +246,9 @@ const (
 	TimeNTPForwardSim    = "ntp_forward_sim"         // +2 s of record time in a sim recording
 	TimeStuckZero        = "stuck_zero"              // a node with time 0 beside healthy ones
 	TimeLate120ms        = "late_120ms"              // a topic published 120 ms after its stamp
+	TimeHeaderless       = "rtf_0.5_no_header"       // /cmd_vel (no header) on a wall timer at 0.5, a sim-timer topic beside it
+	TimeSensorStep       = "ntp_back_sensor_machine" // the sensor machine's clock steps back 0.8 s, the recorder's runs on
+	TimeZeroUntilClock   = "zero_until_clock"        // /clock starts 3 s late: a wall timer stamps 0 until then
 )
 
 // VaryingRTF swings between 0.3 and 1.0 with a 7 s period.
@@ -223,6 +268,9 @@ func TimeCases() []TimeCase {
 		{Name: TimeNTPForwardSim, DurS: 20, RTF: constRTF(1), StepAtS: 10, StepNS: 2_000_000_000},
 		{Name: TimeStuckZero, DurS: 10, RTF: constRTF(1), StuckZero: true},
 		{Name: TimeLate120ms, DurS: 10, LateNS: 120_000_000},
+		{Name: TimeHeaderless, DurS: 20, RTF: constRTF(0.5), Headerless: true},
+		{Name: TimeSensorStep, DurS: 20, StepAtS: 10, SensorStepNS: -800_000_000},
+		{Name: TimeZeroUntilClock, DurS: 10, RTF: constRTF(1), ClockStartS: 3},
 	}
 }
 
