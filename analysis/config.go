@@ -13,7 +13,8 @@ type Config struct {
 	// joined with Topics).
 	ScanTopics []string
 	// TargetFrames; nil means odom when the tree has it, else the root of
-	// the scan frame's tree.
+	// the scan frame's tree, and that root when the frame is odom with a
+	// dynamic link above it (Settings.TargetNotes says so).
 	TargetFrames []string
 	// Consumer is a msgfilter preset name: "rviz" (default),
 	// "slam_toolbox" or "nav2".

@@ -462,7 +462,11 @@ func (a *analyzer) onStamped(m *bagread.Message, ts *topicState, x *decoded) {
 	}
 	if !ts.ready {
 		if ts.targets == nil {
-			ts.targets = ts.tf.decideTargets(s.frame)
+			var note string
+			ts.targets, note = ts.tf.decideTargets(s.frame)
+			if note != "" && !contains(a.rep.Settings.TargetNotes, note) {
+				a.rep.Settings.TargetNotes = append(a.rep.Settings.TargetNotes, note)
+			}
 		}
 		ts.ready = true
 	}

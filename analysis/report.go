@@ -240,6 +240,9 @@ type Settings struct {
 	CacheTimeS   float64  `json:"cache_time_s"`
 	ScanTopics   []string `json:"scan_topics"`
 	TargetFrames []string `json:"target_frames"`
+	// TargetNotes say why a default target is not odom (the sensor's
+	// frame is odom, or odom is not in its tree): one per reason.
+	TargetNotes  []string `json:"target_notes,omitempty"`
 	SimTimeClear bool     `json:"sim_time_clear"`
 }
 

@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"fmt"
 	"math"
 	"sort"
 	"strings"
@@ -27,6 +28,7 @@ type tfReplay struct {
 	group *msgfilter.Group
 
 	parents map[string]string // child → parent, from look-ahead and replay
+	dynamic map[string]bool   // child of a link seen on a dynamic tf topic
 	// linkTopic: child → topic its dynamic transform came on.
 	linkTopic map[string]string
 }
@@ -69,6 +71,7 @@ func (l *tfLinks) newSpace(ns string, cacheNS int64) *tfReplay {
 		tfLinks:   l,
 		ns:        ns,
 		parents:   map[string]string{},
+		dynamic:   map[string]bool{},
 		linkTopic: map[string]string{},
 	}
 	t.buf = tf.NewBuffer(tf.Options{CacheTimeNS: cacheNS})
@@ -112,7 +115,7 @@ func (t *tfReplay) noteLink(m *bagread.Message, pos int, st *tf.Stamped, static 
 			t.links[k] = l
 			t.linkList = append(t.linkList, l)
 		}
-		t.noteParent(parent, child)
+		t.noteParent(parent, child, static)
 		if !static {
 			t.linkTopic[child] = m.Topic
 		}
@@ -218,19 +221,38 @@ func (a *analyzer) lookAheadTF() {
 		}
 		for i := range msg.Transforms {
 			tr := &msg.Transforms[i]
-			ts.tf.noteParent(tr.Header.FrameID, tr.ChildFrameID)
+			ts.tf.noteParent(tr.Header.FrameID, tr.ChildFrameID, ts.role == roleTFStatic)
 		}
 	}
 }
 
-func (t *tfReplay) noteParent(parent, child string) {
+func (t *tfReplay) noteParent(parent, child string, static bool) {
 	parent, child = strings.TrimPrefix(parent, "/"), strings.TrimPrefix(child, "/")
 	if parent == "" || child == "" || parent == child {
 		return
 	}
+	if !static && !t.dynamic[child] {
+		t.dynamic[child] = true
+	}
 	if t.parents[child] != parent {
 		t.parents[child] = parent
 	}
+}
+
+// dynamicAbove reports whether a dynamic link lies between frame and the
+// root of its tree.
+func (t *tfReplay) dynamicAbove(frame string) bool {
+	for i := 0; i < 1000; i++ {
+		p, ok := t.parents[frame]
+		if !ok {
+			return false
+		}
+		if t.dynamic[frame] {
+			return true
+		}
+		frame = p
+	}
+	return false
 }
 
 // root follows parents from frame; ok is false when frame is unknown.
@@ -257,20 +279,37 @@ func (t *tfReplay) root(frame string) (string, bool) {
 	return frame, true // a loop: any frame on it will do
 }
 
+// defaultTarget is the target frame a sensor is checked against unless
+// --target-frame says otherwise (the fixed frame of most consumers).
+const defaultTarget = "odom"
+
 // decideTargets picks the default target for a sensor frame: odom when
-// odom is in the same tree, else the root of the frame's tree, else odom
-// (the frame is nowhere in the tree: every row is no_transform, which is
-// what a consumer with fixed frame odom would see).
-func (t *tfReplay) decideTargets(frame string) []string {
+// odom is in the same tree and is not the frame itself, else the root of
+// the frame's tree (map above odom, or the root of a tree without odom),
+// else odom (the frame is nowhere in the tree: every row is no_transform,
+// which is what a consumer with fixed frame odom would see). note says
+// why, when the target is not odom.
+func (t *tfReplay) decideTargets(frame string) (targets []string, note string) {
 	frame = strings.TrimPrefix(frame, "/")
 	fr, fok := t.root(frame)
-	or, ook := t.root("odom")
+	or, ook := t.root(defaultTarget)
 	switch {
-	case ook && fok && fr == or:
-		return []string{"odom"}
+	case ook && fok && fr == or && frame != defaultTarget:
+		return []string{defaultTarget}, ""
+	case fok && fr == frame:
+		// The frame is a root: nothing above it to check against.
+		return []string{fr}, ""
+	case fok && frame == defaultTarget && !t.dynamicAbove(frame):
+		// Only static links above odom (a fixed map->odom): a clock
+		// cannot show on them; odom itself stays the target.
+		return []string{frame}, ""
+	case fok && frame == defaultTarget:
+		return []string{fr}, fmt.Sprintf("Checked against '%s', the root of the tf tree, not the default target '%s': the messages are in frame '%s' already (--target-frame overrides).", fr, frame, frame)
+	case fok && ook:
+		return []string{fr}, fmt.Sprintf("Frame '%s' checked against '%s', the root of its tf tree, not the default target '%s', which is not connected to it (--target-frame overrides).", frame, fr, defaultTarget)
 	case fok:
-		return []string{fr}
+		return []string{fr}, fmt.Sprintf("Frame '%s' checked against '%s', the root of its tf tree: the tree has no '%s', the default target (--target-frame overrides).", frame, fr, defaultTarget)
 	default:
-		return []string{"odom"}
+		return []string{defaultTarget}, ""
 	}
 }

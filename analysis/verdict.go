@@ -62,8 +62,11 @@ func (a *analyzer) verdict() Verdict {
 		}
 	}
 	if best == nil {
+		// The pair closest to its tree: a path through map->odom, which
+		// AMCL stamps ahead by its transform tolerance, should not set
+		// the "apart" figure when /scan is a few ms from odom.
 		for _, p := range a.pairs {
-			if best == nil && !p.identity() && p.classes[SameClock] > 0 {
+			if !p.identity() && p.classes[SameClock] > 0 && (best == nil || math.Abs(p.diff.median()) < math.Abs(best.diff.median())) {
 				best = p
 			}
 		}
@@ -162,10 +165,18 @@ func (a *analyzer) verdict() Verdict {
 			}
 			v.Class = VerdictClockJumpBack
 		} else if drops > 0 {
-			v.Sentence = fmt.Sprintf("%s and tf are on the same clock (%s apart), yet %s %s dropped: not a clock problem; look at the tf tree, the frame names and the queue size.", topic, fmtS(ps.MedianDiffS), plural(drops, strings.TrimSuffix(unit, "s")), wasWere(drops))
+			v.Sentence = fmt.Sprintf("%s and tf are on the same clock (median %s apart), yet %s %s dropped: not a clock problem; look at the tf tree, the frame names and the queue size.", topic, fmtS(ps.MedianDiffS), plural(drops, strings.TrimSuffix(unit, "s")), wasWere(drops))
+			if link := strings.SplitN(ps.Stalest, " on ", 2)[0]; link != "" {
+				v.Sentence = fmt.Sprintf("%s and tf are on the same clock (median %s apart), yet %s %s dropped: not a clock problem; the stalest link on their path is mostly %s: check its publisher's rate and gaps, then the queue size.", topic, fmtS(ps.MedianDiffS), plural(drops, strings.TrimSuffix(unit, "s")), wasWere(drops), ps.Stalest)
+			}
 			v.Class = VerdictSameClockDrops
 		} else {
-			v.Sentence = fmt.Sprintf("%s and tf are on the same clock (median %s apart) and no %s is dropped by the %s: no clock problem in this bag.", a.sameClockTopics(topic), fmtS(ps.MedianDiffS), strings.TrimSuffix(unit, "s"), a.filterNames(ps.Consumer))
+			names := a.sameClockTopics(topic)
+			noun := strings.TrimSuffix(unit, "s")
+			if names != topic && !a.allOfType(best.typ) {
+				noun = "message" // the topics are of several types
+			}
+			v.Sentence = fmt.Sprintf("%s and tf are on the same clock (median %s apart) and no %s is dropped by the %s: no clock problem in this bag.", names, fmtS(ps.MedianDiffS), noun, a.filterNames(ps.Consumer))
 			v.Class = VerdictNoProblem
 		}
 	}
@@ -464,6 +475,17 @@ func (a *analyzer) sameClockTopics(topic string) string {
 	return strings.Join(names, ", ") // "… and tf" follows
 }
 
+// allOfType reports whether every pair with a transform to check is of
+// message type typ.
+func (a *analyzer) allOfType(typ string) bool {
+	for _, p := range a.pairs {
+		if !p.identity() && p.typ != typ {
+			return false
+		}
+	}
+	return true
+}
+
 func contains(list []string, s string) bool {
 	for _, x := range list {
 		if x == s {
@@ -522,9 +544,12 @@ func (a *analyzer) filterNames(first string) string {
 // there is no transform to check.
 func (p *pairStats) identity() bool { return p.frame == strings.TrimPrefix(p.target, "/") }
 
-// topicEvidence adds one line for start-up drops (emptyTopicsLead words
+// topicEvidence says why a default target is not odom, and adds one line
+// for start-up drops (emptyTopicsLead words
 // analysed topics without messages).
 func (a *analyzer) topicEvidence(v *Verdict) {
+	// Which target the default chose, when it is not odom.
+	v.Evidence = append(v.Evidence, a.rep.Settings.TargetNotes...)
 	n, reset := 0, 0
 	for _, p := range a.rep.Pairs {
 		n += p.StartupDrops - p.ResetDrops

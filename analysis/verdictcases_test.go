@@ -73,6 +73,10 @@ func TestVerdictCases(t *testing.T) {
 			prefix:   "/clock jumps back 1 time (a looping bag or a simulator reset): every sim-time node clears its tf buffer each time; /scan and tf are otherwise on the same clock (median 0.0 ms apart), yet 31 scans were dropped outside start-up: not a clock problem; check that every tf publisher restarts with the simulator",
 			evidence: []string{"200 messages were dropped within the first 10 s of sim time after a /clock jump back"},
 			findings: "drop,jump"},
+		{name: scenario.OdomUnderMap, class: VerdictNoProblem,
+			sentence: "/scan, /odom and tf are on the same clock (median 0.0 ms apart) and no message is dropped by the emulated filters (rviz-laserscan, rviz-display): no clock problem in this bag.",
+			evidence: []string{"Checked against 'map', the root of the tf tree, not the default target 'odom'"},
+			not:      []string{"target frame 'odom' already"}},
 	}
 	for _, storage := range []string{bagwrite.StorageMCAP, bagwrite.StorageSQLite3} {
 		for _, tc := range cases {

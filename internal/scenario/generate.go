@@ -61,6 +61,9 @@ func (s Spec) Topics() [][2]string {
 		out = append(out, [2]string{s.TopicName(TopicPoints), TypePointCloud2},
 			[2]string{s.TopicName(TopicImu), TypeImu}, [2]string{s.TopicName(TopicImage), TypeImage})
 	}
+	if s.Odometry {
+		out = append(out, [2]string{s.TopicName(TopicOdom), TypeOdometry})
+	}
 	if s.Rosout || s.Replayer {
 		out = append(out, [2]string{TopicRosout, cdr.TypeLog})
 	}
@@ -319,6 +322,9 @@ func (g *gen) streams() []*stream {
 	}))
 	if s.Sensors {
 		out = append(out, g.sensorStreams()...)
+	}
+	if s.Odometry {
+		out = append(out, g.odometryStream())
 	}
 	out = append(out, g.treeStreams()...)
 	if s.Rosout {

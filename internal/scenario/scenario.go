@@ -158,6 +158,11 @@ type Spec struct {
 	// TFPause silences /tf for this long after ResetAt: the odometry
 	// restarts with the simulator, later than the sensors.
 	TFPause time.Duration
+	// Odometry records /odom (nav_msgs/Odometry in OdomFrame) from the
+	// odometry node, on the tf publishers' clock. Localiser adds AMCL's
+	// map -> OdomFrame on /tf at MapHz, stamped 1 s ahead (its default
+	// transform_tolerance).
+	Odometry, Localiser bool
 }
 
 // Verdict case names: situations the verdict must word right, beyond the
@@ -171,11 +176,12 @@ const (
 	ReRecorded      = "re_recorded"       // stamps 30 days behind record time, rosbag2_player in /rosout
 	ResetRefill     = "reset_refill"      // sim reset, /tf back 600 ms later: start-up drops after the reset
 	ResetTFLate     = "reset_tf_late"     // sim reset, /tf back 12 s later: drops past the 10 s cache window count
+	OdomUnderMap    = "odom_under_map"    // /odom in odom, AMCL's map -> odom above it: checked against map
 )
 
 // VerdictNames lists the verdict cases in a fixed order.
 func VerdictNames() []string {
-	return []string{StartupDrop, SimWallRecorder, SimNoClock, NoTFBag, ManyStatic, ReRecorded, ResetRefill, ResetTFLate}
+	return []string{StartupDrop, SimWallRecorder, SimNoClock, NoTFBag, ManyStatic, ReRecorded, ResetRefill, ResetTFLate, OdomUnderMap}
 }
 
 // Rates and frames of the extra sensors of Spec.Sensors and the tf-tree
@@ -341,6 +347,9 @@ func Get(name string) (Spec, error) {
 		if name == ResetTFLate {
 			s.TFPause = 12 * time.Second // 2 s past tf2's 10 s cache window
 		}
+	case OdomUnderMap:
+		s.Duration = 5 * time.Second
+		s.Odometry, s.Localiser = true, true
 	default:
 		return Spec{}, fmt.Errorf("scenario: unknown case %q (known: %v, %v, %v, %s, %s)", name, Names(), TreeNames(), VerdictNames(), Demo, Large)
 	}
@@ -460,7 +469,7 @@ func (s Spec) Truth() Truth {
 		t.TFMessages += ticks(dur, detectorPhaseNS, periodNS(DetectorHz))
 		t.TFFindings = append(t.TFFindings, "other_clock_family")
 	}
-	if s.MapLag > 0 {
+	if s.MapLag > 0 || s.Localiser {
 		t.TFMessages += ticks(dur, mapPhaseNS, periodNS(MapHz))
 		t.TFFindings = append(t.TFFindings, "stale_link")
 	}

@@ -31,6 +31,11 @@ func (g *gen) treeStreams() []*stream {
 			one(s.TopicName(TopicTF), g.stamp(s.TF, t)-int64(s.MapLag), t, s.TF.OffsetNS, MapFrame, s.OdomFrame, cdr.Vector3{X: 0.2}, r)
 		}))
 	}
+	if s.Localiser {
+		out = append(out, g.periodic(mapPhaseNS, periodNS(MapHz), g.jitter(300_000, 1_000_000), func(_ int, t int64, r *Record) {
+			one(s.TopicName(TopicTF), g.stamp(s.TF, t)+int64(amclTolerance), t, s.TF.OffsetNS, MapFrame, s.OdomFrame, cdr.Vector3{X: 0.2}, r)
+		}))
+	}
 	if s.StaticConflictM > 0 {
 		out = append(out, g.periodic(g.dur/2, g.dur+1, func() int64 { return 300_000 }, func(_ int, t int64, r *Record) {
 			one(s.TopicName(TopicTFStatic), g.stamp(s.TF, t), t, s.TF.OffsetNS, s.BaseFrame, s.LaserFrame, cdr.Vector3{X: laserX + s.StaticConflictM, Z: laserZ}, r)
