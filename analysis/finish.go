@@ -112,8 +112,14 @@ func (a *analyzer) findings() []string {
 		// not the robot; only an empty frame_id is a drop whatever tf does.
 		drops = r.Summary.Filter["dropped_empty_frame"]
 	}
+	// A frame never connected to its target is its own finding.
+	linkDrops, unlinked := a.missingLinkDrops()
+	drops -= linkDrops
 	if drops > 0 {
 		f = append(f, "drop")
+	}
+	if len(unlinked) > 0 {
+		f = append(f, failOnMissingLink)
 	}
 	// An epoch between stamps is a clock fault in any row; seconds are
 	// skew only when they describe a tenth of a pair's rows, as for the

@@ -284,10 +284,11 @@ func (t *tfReplay) root(frame string) (string, bool) {
 const defaultTarget = "odom"
 
 // decideTargets picks the default target for a sensor frame: odom when
-// odom is in the same tree and is not the frame itself, else the root of
-// the frame's tree (map above odom, or the root of a tree without odom),
-// else odom (the frame is nowhere in the tree: every row is no_transform,
-// which is what a consumer with fixed frame odom would see). note says
+// odom is in the same tree and is not the frame itself; the root of the
+// frame's tree when odom is the frame (map above it) or the bag has no
+// odom; else odom (odom in another tree, or the frame nowhere in the tree:
+// every row is no_transform, which is what a consumer with fixed frame
+// odom would see). note says
 // why, when the target is not odom.
 func (t *tfReplay) decideTargets(frame string) (targets []string, note string) {
 	frame = strings.TrimPrefix(frame, "/")
@@ -306,7 +307,10 @@ func (t *tfReplay) decideTargets(frame string) (targets []string, note string) {
 	case fok && frame == defaultTarget:
 		return []string{fr}, fmt.Sprintf("Checked against '%s', the root of the tf tree, not the default target '%s': the messages are in frame '%s' already (--target-frame overrides).", fr, frame, frame)
 	case fok && ook:
-		return []string{fr}, fmt.Sprintf("Frame '%s' checked against '%s', the root of its tf tree, not the default target '%s', which is not connected to it (--target-frame overrides).", frame, fr, defaultTarget)
+		// odom is in the bag but not above the frame: a consumer with
+		// fixed frame odom drops every message; say that (missing link)
+		// rather than check against a root no consumer uses.
+		return []string{defaultTarget}, ""
 	case fok:
 		return []string{fr}, fmt.Sprintf("Frame '%s' checked against '%s', the root of its tf tree: the tree has no '%s', the default target (--target-frame overrides).", frame, fr, defaultTarget)
 	default:

@@ -150,6 +150,10 @@ func (a *analyzer) verdict() Verdict {
 		if !a.noTransformVerdict(&v, best) {
 			v.Sentence = fmt.Sprintf("No transform connects %s (frame '%s') to '%s' in this bag: this is not a clock problem; check the tf tree and the frame names.", topic, frame, target)
 			v.Class = string(NoTransform)
+			if a.neverConnected(best) {
+				v.Sentence = a.missingLinkSentence(best)
+				v.Class = VerdictMissingLink
+			}
 			v.Commands = append(v.Commands, "ros2 run tf2_tools view_frames")
 		}
 	case StaticOnly:
@@ -182,6 +186,7 @@ func (a *analyzer) verdict() Verdict {
 	}
 	a.jumpEvidence(&v)
 	a.topicEvidence(&v)
+	a.missingLinkEvidence(&v, best)
 	a.recorderClockEvidence(&v)
 	a.otherClockEvidence(&v)
 	healthy := bestClass == SameClock && drops == 0 && r.Counts.BackwardJumps == 0

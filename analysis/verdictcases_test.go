@@ -77,6 +77,10 @@ func TestVerdictCases(t *testing.T) {
 			sentence: "/scan, /odom and tf are on the same clock (median 0.0 ms apart) and no message is dropped by the emulated filters (rviz-laserscan, rviz-display): no clock problem in this bag.",
 			evidence: []string{"Checked against 'map', the root of the tf tree, not the default target 'odom'"},
 			not:      []string{"target frame 'odom' already"}},
+		{name: scenario.MissingLink, class: VerdictMissingLink,
+			sentence: "Frame 'laser' is never connected to 'odom' in this bag's tf ('laser' hangs under 'laser_mount', in a tree without 'odom'): a missing static transform or URDF link, not a clock problem; a consumer with fixed frame 'odom' drops every one of /scan's 100 scans. Publish the link (robot_state_publisher with the full URDF, or a static_transform_publisher) and record /tf_static from the start.",
+			findings: "missing-link",
+			not:      []string{"laser_mount, the root", "static_only"}},
 	}
 	for _, storage := range []string{bagwrite.StorageMCAP, bagwrite.StorageSQLite3} {
 		for _, tc := range cases {

@@ -29,7 +29,7 @@ type analysisFlagValues struct {
 
 // failOnKinds are the finding categories --fail-on accepts.
 var failOnKinds = []string{"drop", "clock-mismatch", "jump", "zero-stamp", "skew", "damage", "tf-tree",
-	"wall-timer", "clock-step", "stuck-zero", "stale"}
+	"wall-timer", "clock-step", "stuck-zero", "stale", "missing-link"}
 
 // analysisFlags registers the analysis flags on fs.
 func analysisFlags(fs *pflag.FlagSet) *analysisFlagValues {

@@ -264,8 +264,12 @@ func (g *gen) streams() []*stream {
 	tfStart := int64(s.TFStart)
 	static := g.periodic(tfStart+staticPhaseNS, staticPeriod, func() int64 { return 300_000 }, func(_ int, t int64, r *Record) {
 		st := g.stamp(s.TF, t)
+		mount := s.BaseFrame
+		if s.LaserMount != "" {
+			mount = s.LaserMount
+		}
 		m := cdr.TFMessage{Transforms: []cdr.TransformStamped{{
-			Header:       cdr.Header{Stamp: toTime(st), FrameID: s.BaseFrame},
+			Header:       cdr.Header{Stamp: toTime(st), FrameID: mount},
 			ChildFrameID: s.LaserFrame,
 			Transform:    cdr.Transform{Translation: cdr.Vector3{X: laserX, Z: laserZ}, Rotation: cdr.Quaternion{W: 1}},
 		}}}

@@ -163,6 +163,10 @@ type Spec struct {
 	// map -> OdomFrame on /tf at MapHz, stamped 1 s ahead (its default
 	// transform_tolerance).
 	Odometry, Localiser bool
+	// LaserMount, when set, is the parent of LaserFrame on /tf_static
+	// instead of BaseFrame: a frame no transform connects to the robot
+	// (a URDF joint missing), so the scans never reach odom.
+	LaserMount string
 }
 
 // Verdict case names: situations the verdict must word right, beyond the
@@ -177,11 +181,12 @@ const (
 	ResetRefill     = "reset_refill"      // sim reset, /tf back 600 ms later: start-up drops after the reset
 	ResetTFLate     = "reset_tf_late"     // sim reset, /tf back 12 s later: drops past the 10 s cache window count
 	OdomUnderMap    = "odom_under_map"    // /odom in odom, AMCL's map -> odom above it: checked against map
+	MissingLink     = "missing_link"      // laser hangs off laser_mount, which nothing connects to base_link
 )
 
 // VerdictNames lists the verdict cases in a fixed order.
 func VerdictNames() []string {
-	return []string{StartupDrop, SimWallRecorder, SimNoClock, NoTFBag, ManyStatic, ReRecorded, ResetRefill, ResetTFLate, OdomUnderMap}
+	return []string{StartupDrop, SimWallRecorder, SimNoClock, NoTFBag, ManyStatic, ReRecorded, ResetRefill, ResetTFLate, OdomUnderMap, MissingLink}
 }
 
 // Rates and frames of the extra sensors of Spec.Sensors and the tf-tree
@@ -347,6 +352,9 @@ func Get(name string) (Spec, error) {
 		if name == ResetTFLate {
 			s.TFPause = 12 * time.Second // 2 s past tf2's 10 s cache window
 		}
+	case MissingLink:
+		s.Duration = 5 * time.Second
+		s.LaserMount = "laser_mount"
 	case OdomUnderMap:
 		s.Duration = 5 * time.Second
 		s.Odometry, s.Localiser = true, true
