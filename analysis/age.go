@@ -96,31 +96,40 @@ func init() {
 	})
 }
 
+// messageAge is a message's age against the clock its stamp is on: record
+// time minus a system-time stamp, or the /clock value in force minus a
+// sim-time stamp. A stamp of 0 has no age (stuck_zero and zero_stamp say
+// why), nor has a sim-time stamp before the first /clock or in a bag
+// without /clock (the skew table shows that offset).
+func messageAge(stamp, logNS, clockNS int64, clockSeen bool) (int64, bool) {
+	switch {
+	case stamp == 0:
+		return 0, false
+	case stamp >= EpochThresholdNS:
+		return logNS - stamp, true
+	case clockSeen:
+		return clockNS - stamp, true
+	}
+	return 0, false
+}
+
 func (c *ageCheck) onStamped(a *analyzer, s *stampedMsg) {
-	if s.stamp == 0 {
+	d, ok := messageAge(s.stamp, s.m.LogTimeNS, a.clock.ns, a.clock.seen)
+	if !ok {
 		return
 	}
 	for len(c.topics) <= s.topic.id {
 		c.topics = append(c.topics, ageSeries{})
 	}
 	t := &c.topics[s.topic.id]
-	var ref int64
 	if s.stamp >= EpochThresholdNS {
-		ref = s.m.LogTimeNS
 		t.record = true
 		if s.m.HasPublishTime {
 			t.pub.add(float64(s.m.PublishTimeNS-s.stamp) / 1e9)
 		}
 	} else {
-		// Sim-time stamps: no reference before the first /clock, nor in a
-		// bag without /clock (the skew table shows that offset).
-		if !a.clock.seen {
-			return
-		}
-		ref = a.clock.ns
 		t.clock = true
 	}
-	d := ref - s.stamp
 	if d > c.maxNS {
 		t.over++
 	}

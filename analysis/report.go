@@ -46,16 +46,21 @@ type ScanRow struct {
 	FilterOutcome string `json:"filter_outcome"`
 	FilterReason  string `json:"filter_reason"`
 
-	PublishTimeNS  int64  `json:"publish_time_ns,omitempty"`
-	HasPublishTime bool   `json:"has_publish_time,omitempty"`
-	ClockNS        int64  `json:"clock_ns"` // /clock in force at record time
-	HasClock       bool   `json:"has_clock"`
-	StalestParent  string `json:"stalest_parent,omitempty"`
-	StalestChild   string `json:"stalest_child,omitempty"`
-	StalestTopic   string `json:"stalest_topic,omitempty"`
-	FilterWaitNS   int64  `json:"filter_wait_ns"`
-	FilterWaitTF   int    `json:"filter_wait_tf_messages"`
-	FilterLogLine  string `json:"filter_log_line,omitempty"`
+	PublishTimeNS  int64 `json:"publish_time_ns,omitempty"`
+	HasPublishTime bool  `json:"has_publish_time,omitempty"`
+	ClockNS        int64 `json:"clock_ns"` // /clock in force at record time
+	HasClock       bool  `json:"has_clock"`
+	// AgeNS is the message's age against the clock its stamp is on, as
+	// the ages table measures it (messageAge); HasAge false for a stamp
+	// of 0 and for sim-time stamps before the first /clock.
+	AgeNS         int64  `json:"age_ns"`
+	HasAge        bool   `json:"has_age"`
+	StalestParent string `json:"stalest_parent,omitempty"`
+	StalestChild  string `json:"stalest_child,omitempty"`
+	StalestTopic  string `json:"stalest_topic,omitempty"`
+	FilterWaitNS  int64  `json:"filter_wait_ns"`
+	FilterWaitTF  int    `json:"filter_wait_tf_messages"`
+	FilterLogLine string `json:"filter_log_line,omitempty"`
 }
 
 // ClockJump is a discontinuity of /clock (or of a topic's stamps).

@@ -131,6 +131,7 @@ func (rs *rowsState) onStamped(a *analyzer, s *stampedMsg) {
 		row.TargetFrame = fs.pair.target
 		row.PublishTimeNS, row.HasPublishTime = m.PublishTimeNS, m.HasPublishTime
 		row.ClockNS, row.HasClock = a.clock.ns, a.clock.seen
+		row.AgeNS, row.HasAge = messageAge(stamp, m.LogTimeNS, a.clock.ns, a.clock.seen)
 		rs.classify(s.topic.tf, row, stamp)
 		p := fs.pair
 		p.classes[row.Class]++

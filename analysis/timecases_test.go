@@ -300,3 +300,66 @@ func TestTimeCases(t *testing.T) {
 		}
 	}
 }
+
+// TestRowAges checks each row's age against the clock its stamp is on (the
+// CSV and JSON age_s): record time for system-time stamps, /clock for
+// sim-time ones, none for a stamp of 0.
+func TestRowAges(t *testing.T) {
+	cases := []struct {
+		name   string
+		topic  string
+		lo, hi int64 // bounds of the age of the topic's stamped rows
+		noAge  int   // rows of the topic without an age (stamp 0)
+	}{
+		// Published 120 ms after capture, recorded 0.5..1.5 ms later.
+		{"late_120ms", "/late_scan", 120_500_000, 121_500_000, 0},
+		// Stamped with the last tick received: at most one 10 ms tick
+		// behind the /clock in force when recorded; 0 before /clock.
+		{"zero_until_clock", "/wall_scan", 0, 10_000_000, 60},
+	}
+	for _, storage := range []string{bagwrite.StorageMCAP, bagwrite.StorageSQLite3} {
+		for _, tc := range cases {
+			t.Run(storage+"/"+tc.name, func(t *testing.T) {
+				c, err := scenario.GetTimeCase(tc.name)
+				if err != nil {
+					t.Fatal(err)
+				}
+				dir, err := scenario.WriteTimeCase(filepath.Join(t.TempDir(), "bag"), c, bagwrite.Options{Storage: storage})
+				if err != nil {
+					t.Fatal(err)
+				}
+				bag, err := bagread.Open(dir, bagread.Options{TempDir: t.TempDir()})
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer bag.Close()
+				rows, noAge := 0, 0
+				_, err = Analyze(bag, Config{}, func(r *ScanRow) error {
+					if r.Topic != tc.topic {
+						return nil
+					}
+					rows++
+					want, ok := r.LogTimeNS-r.StampNS, r.StampNS != 0
+					if r.StampNS < EpochThresholdNS {
+						want, ok = r.ClockNS-r.StampNS, r.StampNS != 0 && r.HasClock
+					}
+					switch {
+					case r.HasAge != ok || ok && r.AgeNS != want:
+						t.Errorf("%s #%d: age %d (has %v), want %d (has %v)", r.Topic, r.ScanIndex, r.AgeNS, r.HasAge, want, ok)
+					case !ok:
+						noAge++
+					case r.AgeNS < tc.lo || r.AgeNS > tc.hi:
+						t.Errorf("%s #%d: age %d ns, want %d..%d", r.Topic, r.ScanIndex, r.AgeNS, tc.lo, tc.hi)
+					}
+					return nil
+				})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if rows == 0 || noAge != tc.noAge {
+					t.Errorf("%d rows of %s, %d without an age, want %d", rows, tc.topic, noAge, tc.noAge)
+				}
+			})
+		}
+	}
+}

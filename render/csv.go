@@ -17,6 +17,7 @@ var CSVHeader = []string{
 	"tf_latest_ns", "diff_s", "class", "filter_outcome", "filter_reason",
 	"publish_time_ns", "clock_ns", "stalest_parent", "stalest_child", "stalest_topic",
 	"filter_wait_ns", "filter_wait_tf_messages", "filter_log_line", "type",
+	"age_s",
 }
 
 // CSVWriter writes one CSV row per (scan, target) as rows stream out of the
@@ -76,6 +77,11 @@ func (c *CSVWriter) Row(r *analysis.ScanRow) error {
 	rec[17] = strconv.Itoa(r.FilterWaitTF)
 	rec[18] = SafeCSVCell(r.FilterLogLine)
 	rec[19] = SafeCSVCell(r.Type)
+	// A number bagclock formats: never prefixed, even when negative.
+	rec[20] = ""
+	if r.HasAge {
+		rec[20] = formatNSAsSeconds(r.AgeNS)
+	}
 	if err := c.w.Write(rec); err != nil {
 		c.err = fmt.Errorf("render: csv row %s #%d: %w", r.Topic, r.ScanIndex, err)
 	}

@@ -45,7 +45,7 @@ func TestCSVInjection(t *testing.T) {
 		w := NewCSV(&buf)
 		row := &analysis.ScanRow{Topic: c.in, FrameID: c.in, TargetFrame: c.in, Class: analysis.Class(c.in),
 			FilterOutcome: c.in, FilterReason: c.in, StalestParent: c.in, StalestChild: c.in, StalestTopic: c.in,
-			FilterLogLine: c.in, Type: c.in, StampNS: 1, TFLatestNS: 1500000001, HasTF: true}
+			FilterLogLine: c.in, Type: c.in, StampNS: 1, TFLatestNS: 1500000001, HasTF: true, AgeNS: -2_000_000, HasAge: true}
 		if err := w.Row(row); err != nil {
 			t.Fatal(err)
 		}
@@ -64,6 +64,9 @@ func TestCSVInjection(t *testing.T) {
 		}
 		if rec[7] != "-1.500000000" {
 			t.Errorf("diff_s = %q, want the number -1.500000000 unquoted", rec[7])
+		}
+		if rec[20] != "-0.002000000" {
+			t.Errorf("age_s = %q, want the number -0.002000000 unquoted", rec[20])
 		}
 
 		buf.Reset()

@@ -42,22 +42,24 @@ func sampleRows() []analysis.ScanRow {
 			FilterOutcome: "dropped_queue_full", FilterReason: "discarding message because the queue is full",
 			PublishTimeNS: fxStart + 499_000_000, HasPublishTime: true,
 			ClockNS: 490_000_000, HasClock: true,
+			AgeNS: fxStart + 500_000_000 - (fxSystem + 500_000_123), HasAge: true, // system-time stamp: record time
 			StalestParent: "odom", StalestChild: "base_link", StalestTopic: "/tf",
 			FilterWaitNS: 2_100_000_000, FilterWaitTF: 21,
 			FilterLogLine: "Message Filter dropping message: frame 'laser' at time 1790000000.500 for reason 'discarding message because the queue is full'"},
 		{Topic: "/scan_front", ScanIndex: 5, LogTimeNS: fxStart + 600_000_000, StampNS: 597_000_000,
 			FrameID: "laser_front", TargetFrame: "odom", TFLatestNS: 595_000_000, HasTF: true,
 			DiffS: 0.002, Class: analysis.SameClock, FilterOutcome: "passed_after_wait",
-			ClockNS: 590_000_000, HasClock: true,
+			ClockNS: 590_000_000, HasClock: true, AgeNS: -7_000_000, HasAge: true, // sim-time stamp: /clock
 			StalestParent: "odom", StalestChild: "base_link", StalestTopic: "/tf",
 			FilterWaitNS: 9_000_000, FilterWaitTF: 1},
 		{Topic: "/scan_front", ScanIndex: 6, LogTimeNS: fxStart + 700_000_000, StampNS: 697_000_000,
 			FrameID: "laser_front", TargetFrame: "map, \"quoted\"", TFLatestNS: 0, HasTF: false,
-			Class: analysis.StaticOnly, FilterOutcome: "passed", ClockNS: 690_000_000, HasClock: true},
+			Class: analysis.StaticOnly, FilterOutcome: "passed", ClockNS: 690_000_000, HasClock: true,
+			AgeNS: -7_000_000, HasAge: true},
 		{Topic: "/scan_front", ScanIndex: 599, LogTimeNS: fxStart + 59_900_000_000, StampNS: 29_897_000_000,
 			FrameID: "laser_front", TargetFrame: "odom", TFLatestNS: 29_900_000_001, HasTF: true,
 			DiffS: -0.003000001, Class: analysis.SameClock, FilterOutcome: "pending_at_end",
-			ClockNS: 29_890_000_000, HasClock: true,
+			ClockNS: 29_890_000_000, HasClock: true, AgeNS: -7_000_000, HasAge: true,
 			StalestParent: "odom", StalestChild: "base_link", StalestTopic: "/tf"},
 	}
 }

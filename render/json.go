@@ -61,6 +61,7 @@ type jsonScan struct {
 	FilterWaitTF  int          `json:"filter_wait_tf_messages"`
 	FilterLogLine string       `json:"filter_log_line"`
 	Type          string       `json:"type"`
+	AgeS          *json.Number `json:"age_s"`
 }
 
 type jsonLink struct {
@@ -100,6 +101,10 @@ func newJSONScan(r *analysis.ScanRow) jsonScan {
 	if r.HasClock {
 		c := r.ClockNS
 		s.ClockNS = &c
+	}
+	if r.HasAge {
+		n := json.Number(formatNSAsSeconds(r.AgeNS))
+		s.AgeS = &n
 	}
 	if r.StalestParent != "" || r.StalestChild != "" {
 		s.Stalest = &jsonLink{Parent: r.StalestParent, Child: r.StalestChild, Topic: r.StalestTopic}
