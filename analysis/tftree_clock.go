@@ -205,6 +205,7 @@ func (c *tfClockCheck) recorderOffset(a *analyzer, dyn []*linkStats, ref int) {
 	best := math.Inf(1)
 	sign := 0
 	n := 0
+	var lags []lagSample
 	for _, l := range dyn {
 		if family(l.newest) != ref || l.age.n < minSkewSamples {
 			continue
@@ -222,6 +223,11 @@ func (c *tfClockCheck) recorderOffset(a *analyzer, dyn []*linkStats, ref int) {
 		}
 		sign = s
 		n++
+		ls := lagSample{age: q[0], hasPub: l.pubAge.n > 0}
+		if ls.hasPub {
+			ls.pub = l.pubAge.median()
+		}
+		lags = append(lags, ls)
 		best = math.Min(best, math.Abs(q[0]))
 	}
 	if n == 0 {
@@ -234,8 +240,8 @@ func (c *tfClockCheck) recorderOffset(a *analyzer, dyn []*linkStats, ref int) {
 	sentence := fmt.Sprintf("Every tf stamp is %s %s the recorder's clock (constant): the clocks of the machine publishing tf and the recording machine are out of sync; synchronise them (chrony/NTP).", fmtDur(best), dir)
 	if best >= 86400 && sign > 0 {
 		sentence = fmt.Sprintf("Every tf stamp is %s behind the recorder's clock (constant): two machines' clocks out of sync (chrony/NTP), or a bag re-recorded while `ros2 bag play` ran without --clock (then the offset is the age of the replayed recording).", fmtDur(best))
-		if best <= 366*86400 && a.sawReplayer() {
-			sentence = fmt.Sprintf("Every tf stamp is %s behind the recorder's clock and /rosout has rosbag2_player lines: the bag was re-recorded while `ros2 bag play` ran without --clock (the offset is the age of the replayed recording), not clocks out of sync.", fmtDur(best))
+		if isYearLag(best) {
+			sentence = a.lagSentence("Every tf stamp", best, a.lagCause(lags))
 		}
 	}
 	a.addTFFinding(TFFinding{

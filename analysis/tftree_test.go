@@ -148,7 +148,7 @@ func TestTFTreeFindings(t *testing.T) {
 			want:      []string{TFStaleLink, TFOffsetFromRecorder},
 			findings:  []string{"skew", "tf-tree"},
 			sentence:  []string{"map->odom on /tf lags the rest of the tree by 100.000 s", "more than the 10 s tf2 cache"},
-			evidence:  []string{"Every tf stamp is 4.8 days behind the recorder's clock"},
+			evidence:  []string{"Every tf stamp lags record time by the same 4.8 days"},
 			wantLinks: map[string][]string{TFStaleLink: {"map->odom on /tf"}},
 		},
 		{

@@ -663,6 +663,7 @@ func skewName(s Skew) string {
 func (a *analyzer) recorderClockEvidence(v *Verdict) {
 	r := &a.rep
 	var sim, recSim, offset []string
+	var lags []lagSample
 	var simAge reservoir
 	allOffset, offsets := true, reservoir{}
 	for _, s := range r.Skew {
@@ -675,6 +676,7 @@ func (a *analyzer) recorderClockEvidence(v *Verdict) {
 		case SkewConstantOffset:
 			offset = append(offset, fmt.Sprintf("%s (%s)", skewName(s), fmtDur(s.MedianS)))
 			offsets.add(s.MedianS)
+			lags = append(lags, lagSample{age: s.MedianS, pub: s.PublishMedianS, hasPub: s.PublishMedianS != 0})
 		}
 		if s.Kind != SkewConstantOffset && s.Count >= minSkewSamples {
 			allOffset = false
@@ -698,8 +700,8 @@ func (a *analyzer) recorderClockEvidence(v *Verdict) {
 		return
 	}
 	med := offsets.median()
-	if allOffset && med >= 86400 && med <= 366*86400 && a.sawReplayer() {
-		v.Evidence = append(v.Evidence, fmt.Sprintf("Every stamp lags record time by the same %s and /rosout has rosbag2_player lines: this bag was re-recorded while `ros2 bag play` ran without --clock; the offset is the age of the replayed recording, not clock skew. Replay with --clock (and use_sim_time:=true on the recorder) to keep the original time.", fmtDur(med)))
+	if allOffset && isYearLag(med) {
+		v.Evidence = append(v.Evidence, a.lagSentence("Every stamp", med, a.lagCause(lags)))
 		return
 	}
 	line := fmt.Sprintf("Record time − stamp is a constant offset on %s (%s): the recorder's clock and the publishers' differ (check chrony).", fmt.Sprintf("%d topics or links", len(offset)), examples(offset))

@@ -60,7 +60,7 @@ func TestVerdictCases(t *testing.T) {
 				}
 			}},
 		{name: scenario.ReRecorded, class: VerdictTFTree + TFOffsetFromRecorder,
-			prefix:   "/scan and tf are on the same clock (median 2.0 ms apart) and no scan is dropped by the rviz-laserscan filter; but the tf tree has a warning: Every tf stamp is 30.0 days behind the recorder's clock and /rosout has rosbag2_player lines: the bag was re-recorded while `ros2 bag play` ran without --clock",
+			prefix:   "/scan and tf are on the same clock (median 2.0 ms apart) and no scan is dropped by the rviz-laserscan filter; but the tf tree has a warning: Every tf stamp lags record time by the same 30.0 days and /rosout has rosbag2_player lines: this bag was re-recorded while `ros2 bag play` ran without --clock",
 			evidence: []string{"this bag was re-recorded while `ros2 bag play` ran without --clock"},
 			findings: "skew",
 			not:      []string{"check chrony", "chrony"}},

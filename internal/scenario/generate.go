@@ -95,6 +95,17 @@ type gen struct {
 // recNS is the recorder's system clock at true time t (ns since start).
 func (g *gen) recNS(t int64) int64 { return g.s.SystemStartNS + t }
 
+// sendNS is the publisher's system clock at true time t (MCAP
+// publish_time): offset from the recorder's by its machine's offset, or
+// the recorder's own when a player on the recorder's machine republishes
+// a recording (Spec.Replayed).
+func (g *gen) sendNS(t, offsetNS int64) int64 {
+	if g.s.Replayed {
+		return g.recNS(t)
+	}
+	return g.recNS(t) + offsetNS
+}
+
 // simNS is the simulator's time at true time t.
 func (g *gen) simNS(t int64) int64 {
 	switch {
@@ -289,7 +300,7 @@ func (g *gen) streams() []*stream {
 				Transform:    cdr.Transform{Translation: cdr.Vector3{X: 0.01 * float64(i), Z: 0.2}, Rotation: cdr.Quaternion{W: 1}},
 			})
 		}
-		r.Topic, r.Type, r.StampNS, r.PublishTimeNS = s.TopicName(TopicTFStatic), cdr.TypeTFMessage, st, g.recNS(t)+s.TF.OffsetNS
+		r.Topic, r.Type, r.StampNS, r.PublishTimeNS = s.TopicName(TopicTFStatic), cdr.TypeTFMessage, st, g.sendNS(t, s.TF.OffsetNS)
 		r.Data = cdr.AppendTFMessage(g.buf[:0], &m, binary.LittleEndian)
 		g.buf = r.Data
 	})
@@ -311,7 +322,7 @@ func (g *gen) streams() []*stream {
 				Transform: cdr.Transform{Translation: cdr.Vector3{X: x, Y: y},
 					Rotation: cdr.Quaternion{Z: math.Sin(yaw / 2), W: math.Cos(yaw / 2)}},
 			}
-			r.Topic, r.Type, r.StampNS, r.PublishTimeNS = s.TopicName(TopicTF), cdr.TypeTFMessage, st, g.recNS(t)+s.TF.OffsetNS
+			r.Topic, r.Type, r.StampNS, r.PublishTimeNS = s.TopicName(TopicTF), cdr.TypeTFMessage, st, g.sendNS(t, s.TF.OffsetNS)
 			r.Data = cdr.AppendTFMessage(g.buf[:0], &g.tf, binary.LittleEndian)
 			g.buf = r.Data
 		}))
@@ -320,7 +331,7 @@ func (g *gen) streams() []*stream {
 	out = append(out, g.periodic(scanPhaseNS, scanP, g.jitter(1_500_000, 3_000_000), func(_ int, t int64, r *Record) {
 		st := g.stamp(s.Laser, t)
 		g.fillScan(t, st, scanP)
-		r.Topic, r.Type, r.StampNS, r.PublishTimeNS = s.TopicName(TopicScan), cdr.TypeLaserScan, st, g.recNS(t)+s.Laser.OffsetNS
+		r.Topic, r.Type, r.StampNS, r.PublishTimeNS = s.TopicName(TopicScan), cdr.TypeLaserScan, st, g.sendNS(t, s.Laser.OffsetNS)
 		r.Data = cdr.AppendLaserScan(g.buf[:0], &g.scan, binary.LittleEndian)
 		g.buf = r.Data
 	}))

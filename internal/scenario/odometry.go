@@ -28,7 +28,7 @@ func (g *gen) odometryStream() *stream {
 		w.f64s(make([]float64, 36)...)                          // its covariance
 		w.f64s(circleRadius*yawRate, 0, 0, 0, 0, yawRate)
 		w.f64s(make([]float64, 36)...)
-		r.Topic, r.Type, r.StampNS, r.PublishTimeNS = s.TopicName(TopicOdom), TypeOdometry, st, g.recNS(t)+s.TF.OffsetNS
+		r.Topic, r.Type, r.StampNS, r.PublishTimeNS = s.TopicName(TopicOdom), TypeOdometry, st, g.sendNS(t, s.TF.OffsetNS)
 		r.Data = w.b
 		g.buf = w.b
 	})

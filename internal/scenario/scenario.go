@@ -167,6 +167,10 @@ type Spec struct {
 	// instead of BaseFrame: a frame no transform connects to the robot
 	// (a URDF joint missing), so the scans never reach odom.
 	LaserMount string
+	// Replayed: the publishers' offsets are the age of a replayed
+	// recording, not their machines' clocks: messages are sent on the
+	// recorder's clock (publish_time = record time − latency).
+	Replayed bool
 }
 
 // Verdict case names: situations the verdict must word right, beyond the
@@ -182,11 +186,12 @@ const (
 	ResetTFLate     = "reset_tf_late"     // sim reset, /tf back 12 s later: drops past the 10 s cache window count
 	OdomUnderMap    = "odom_under_map"    // /odom in odom, AMCL's map -> odom above it: checked against map
 	MissingLink     = "missing_link"      // laser hangs off laser_mount, which nothing connects to base_link
+	ReRecordedQuiet = "re_recorded_quiet" // re_recorded without the rosbag2_player line: publish times tell
 )
 
 // VerdictNames lists the verdict cases in a fixed order.
 func VerdictNames() []string {
-	return []string{StartupDrop, SimWallRecorder, SimNoClock, NoTFBag, ManyStatic, ReRecorded, ResetRefill, ResetTFLate, OdomUnderMap, MissingLink}
+	return []string{StartupDrop, SimWallRecorder, SimNoClock, NoTFBag, ManyStatic, ReRecorded, ResetRefill, ResetTFLate, OdomUnderMap, MissingLink, ReRecordedQuiet}
 }
 
 // Rates and frames of the extra sensors of Spec.Sensors and the tf-tree
@@ -339,12 +344,13 @@ func Get(name string) (Spec, error) {
 		s.Duration = 5 * time.Second
 		s.StaticLinks = 59
 		s.StaticClock = sys
-	case ReRecorded:
+	case ReRecorded, ReRecordedQuiet:
 		s.Duration = 5 * time.Second
 		s.ClockHz = 0
 		month := Publisher{Clock: ClockSystem, OffsetNS: -30 * 86400 * int64(time.Second)}
 		s.Laser, s.TF = month, month
-		s.Replayer = true
+		s.Replayed = true
+		s.Replayer = name == ReRecorded
 	case ResetRefill, ResetTFLate:
 		s.ResetAt = 15 * time.Second
 		s.ResetToNS = 500_000_000

@@ -21,7 +21,7 @@ func (g *gen) sensorStreams() []*stream {
 			w.time(st)
 			w.str(map[string]string{TopicPoints: LidarFrame, TopicImu: ImuFrame, TopicImage: CameraFrame}[base])
 			fill(&w, t)
-			r.Topic, r.Type, r.StampNS, r.PublishTimeNS = s.TopicName(base), typ, st, g.recNS(t)+s.Laser.OffsetNS
+			r.Topic, r.Type, r.StampNS, r.PublishTimeNS = s.TopicName(base), typ, st, g.sendNS(t, s.Laser.OffsetNS)
 			r.Data = w.b
 			g.buf = w.b
 		}

@@ -17,7 +17,7 @@ func (g *gen) treeStreams() []*stream {
 			ChildFrameID: child,
 			Transform:    cdr.Transform{Translation: v, Rotation: cdr.Quaternion{W: 1}},
 		}}}
-		r.Topic, r.Type, r.StampNS, r.PublishTimeNS = topic, cdr.TypeTFMessage, st, g.recNS(t)+off
+		r.Topic, r.Type, r.StampNS, r.PublishTimeNS = topic, cdr.TypeTFMessage, st, g.sendNS(t, off)
 		r.Data = cdr.AppendTFMessage(g.buf[:0], &m, binary.LittleEndian)
 		g.buf = r.Data
 	}
