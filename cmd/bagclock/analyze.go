@@ -18,38 +18,91 @@ func init() {
 		name:  "analyze",
 		usage: "analyze [flags] BAG",
 		short: "per-scan stamp differences, clock jumps, filter outcomes and a verdict",
-		long: `Replays the tf topics and /clock of BAG through a tf2-exact transform buffer and,
-for every sensor message (LaserScan, PointCloud2, Image, Imu, Range, Odometry, ...; --topic
-picks any stamped topic) and target frame, reports its stamp minus the latest stamp of
-the dynamic transforms on its path, the clock class, and what tf2_ros::MessageFilter
-in the chosen consumer (RViz, slam_toolbox, Nav2; per message type) would have done with it. Across the
-bag it reports /clock jumps and stalls, time-zero scans and what they cost, stamp skew
-per topic and tf link, the tf tree, recorded /rosout drop lines, and a verdict.
+		long: `Replays the tf topics and /clock of BAG through a tf2-exact transform buffer
+and, for every sensor message (LaserScan, PointCloud2, Image, Imu, Range,
+Odometry, ...; --topic picks any stamped topic) and target frame, reports its
+stamp minus the latest stamp of the dynamic transforms on its path (diff_s),
+its clock class, and what tf2_ros::MessageFilter in the chosen consumer (RViz,
+slam_toolbox, Nav2; per message type) would have done with it. Across the bag
+it reports /clock jumps and stalls, zero stamps, skew and age per topic and tf
+link, the tf tree, the nodes and their use_sim_time, and a verdict: one
+headline, its evidence, and commands that confirm it on the robot.
 
-How to read diff_s (scan stamp − latest dynamic tf stamp on the path):
-  a few ms          same clock: look at the tf tree and frame names instead
-  about +1.79e9 s   the laser driver is on system time (filter drops: queue full)
-  about −1.79e9 s   a tf publisher is on system time (drops: earlier than the cache)
-  stamp 0           the laser never got /clock (tf2 pairs it with the latest pose)
-  seconds apart     two machines on system time whose clocks drift
+Target frame: odom by default; the root of the tree (map) when the topic is
+in odom already with a dynamic link above it, or when the bag has no odom
+(the report says so). --target-frame is never overridden.
 
-Output formats: csv (one row per scan and target; default, to stdout), json (one
-object: scans streamed first, then bag, summary and the rest) and html (one
-self-contained page for a bug ticket; needs -o). Without --format the -o extension
-(.csv, .json, .html) decides; a --format that contradicts it is refused. -o - is
-stdout. A file named by -o is written beside it and renamed only when the run
-succeeded: a failed run leaves an existing file untouched.
+The headline (JSON verdict.class), what it means, what to do:
+  damage (leads any headline)  the bag is cut, split files are missing or
+      messages were skipped: only what was read is judged
+  laser_on_system_clock  diff about +1.79e9 s: a driver ignores
+      use_sim_time; set use_sim_time:=true on the node the verdict names
+  tf_on_system_clock  diff about -1.79e9 s: a tf publisher
+      (robot_state_publisher, odometry) is on system time; the same fix
+  zero_stamp  stamps 0: a sim-time driver published before /clock (or no
+      /clock at all); start /clock first, check QoS and ROS_DOMAIN_ID
+  clock_skew  seconds apart on one clock: two machines out of sync; run
+      chronyc tracking on both
+  missing_link  the frame never connects to the target in the bag's tf: a
+      missing static transform or URDF link, not a clock problem
+      (no_transform: not connected when the messages came)
+  frame_not_in_tree, no_tf, empty_frame_id  the bag lacks what a consumer
+      needs (a transform naming the frame, any tf, a frame_id); record it
+  target_not_in_tree, target_is_frame, static_only  the target frame
+      shows nothing here; choose another with --target-frame
+  clock_jump_back  /clock went back (simulator reset, looping bag): every
+      sim-time node clears its tf buffer; expected when you reset or loop
+  same_clock_drops  one clock, yet messages dropped: check the stalest link
+      the headline names, the frame names and the queue size
+  time, tf_tree:KIND  a time or tf-tree finding leads (stale data, a wall
+      timer under sim time, a clock step, a stale or conflicting link, a
+      tree offset from the recorder): the headline names the fix
+  empty_topic, no_sensor_messages  nothing to check per message
+  no_problem  one clock, nothing dropped: not a clock fault
 
---topic scan (and --scan-topic scan) means /scan; a topic the bag lacks (or without a header) and a
---target-frame no transform uses are usage errors that list what the bag has.
+Start-up is not a fault: a message stamped before the first transform on
+its path, or dropped within one cache time (10 s) of sim time after /clock
+jumps back while the cleared buffer refills, keeps its filter outcome but
+counts as start-up: one evidence line, JSON startup_drops, not a drop.
+
+--fail-on KINDS (comma-separated) makes the exit code 1 when any was found:
+  drop            messages the filter dropped, start-up drops excluded
+  clock-mismatch  stamps an epoch apart from tf (or seconds apart on a
+                  tenth of a topic's messages), a tf link on another clock
+  jump            /clock or header stamps jump
+  zero-stamp      messages stamped 0
+  skew            stamps at a constant offset from record time or tf
+  damage          the bag is cut, partial, or messages were skipped
+  tf-tree         stale links, stamps going back or repeated, static
+                  links published with different values
+  wall-timer      a sim-time topic published by a wall timer
+  clock-step      the system clock stepped during the recording
+  stuck-zero      a topic stamped 0 for its life or until /clock
+  stale           messages older than --max-age
+  missing-link    a frame never connected to its target. Not part of drop:
+                  the bag cannot tell a URDF gap from an unrecorded
+                  /tf_static, and no clock or queue fix saves them; name it
+                  to gate on it
+
+Output formats: csv (one row per scan and target; default, to stdout), json
+(one object: scans streamed first, then bag, summary and the rest) and html
+(one self-contained page for a bug ticket; needs -o). Without --format the
+-o extension (.csv, .json, .html) decides; a --format that contradicts it is
+refused. -o - is stdout. A file named by -o is written beside it and renamed
+only when the run succeeded: a failed run leaves an existing file untouched.
+
+--topic scan (and --scan-topic scan) means /scan; a topic the bag lacks (or
+without a header) and a --target-frame no transform uses are usage errors
+that list what the bag has.
 
 Examples:
   bagclock analyze testdata/samples/demo -o report.html
-  bagclock analyze run_0.mcap --target-frame map --consumer nav2 --format json -o r.json
-  bagclock analyze BAG --fail-on drop,clock-mismatch,jump > /dev/null   # CI gate
+  bagclock analyze run.mcap --target-frame map --consumer nav2 -o r.json
+  bagclock analyze BAG --fail-on drop,clock-mismatch,jump -o /dev/null
 
-Exit codes: 0 ok (or nothing named by --fail-on found), 1 --fail-on findings,
-2 usage error, 3 the bag could not be analysed.`,
+Exit codes: 0 ok (or nothing named by --fail-on found), 1 a --fail-on
+finding, 2 usage error, 3 the bag could not be analysed (unreadable, or no
+message could be read).`,
 		setup: func(fs *pflag.FlagSet) func(*env, []string) int {
 			format := fs.String("format", "csv", "output format: csv, json or html (default: from the -o extension, else csv)")
 			out := fs.StringP("output", "o", "", "write to this file (written beside it and renamed when complete; '-' is stdout; required for html; --out is the same flag)")

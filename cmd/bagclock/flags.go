@@ -36,7 +36,7 @@ func analysisFlags(fs *pflag.FlagSet) *analysisFlagValues {
 	v := &analysisFlagValues{fs: fs}
 	fs.StringArrayVar(&v.topics, "topic", nil, "topic to analyse, of any type with a std_msgs/Header (repeatable; default: every sensor topic: LaserScan, PointCloud2, Image, Imu, Range, Odometry, ...)")
 	fs.StringArrayVar(&v.scanTopics, "scan-topic", nil, "LaserScan topic to analyse (repeatable; the older form of --topic)")
-	fs.StringArrayVar(&v.targetFrames, "target-frame", nil, "target frame of the emulated consumer (repeatable; default: odom if the tree has it, else the root of the scan frame's tree)")
+	fs.StringArrayVar(&v.targetFrames, "target-frame", nil, "target frame of the emulated consumer (repeatable; default: odom, or the root of the tree when the topic is in odom already or the bag has no odom; never overridden)")
 	fs.StringVar(&v.consumer, "consumer", "rviz", "consumer whose tf2_ros::MessageFilter is emulated: rviz, slam_toolbox, nav2 (= nav2-amcl), or a preset: "+strings.Join(presetNames(), ", "))
 	fs.IntVar(&v.queueSize, "queue-size", 0, "MessageFilter queue size; 0 = unbounded (default: the consumer's, e.g. 10 for rviz)")
 	fs.Float64Var(&v.tolerance, "tolerance", 0, "MessageFilter tolerance in seconds (default: the consumer's)")
