@@ -157,7 +157,7 @@ func (rs *rowsState) onStamped(a *analyzer, s *stampedMsg) {
 		switch {
 		case row.Class == NoTransform && !p.pathSeen || beforeTree:
 			kind = startupAtBag
-		case a.clock.inResetWindow(a.cache) && refilling(row, a.clock.ns):
+		case a.clock.inResetWindow(a.cache) && refilling(row, a.clock.ns, rs.pathOldest):
 			kind = startupAfterReset
 		}
 		fs.rows = append(fs.rows, row)
@@ -174,13 +174,16 @@ func (rs *rowsState) onStamped(a *analyzer, s *stampedMsg) {
 }
 
 // refilling reports whether a row, seen within one cache time after a
-// /clock jump back, shows the buffer refilling rather than a clock fault:
-// no path yet, the tree's clock, or a stamp from before the jump (ahead
-// of /clock now). Stamps an epoch away stay clock faults.
-func refilling(row *ScanRow, clockNS int64) bool {
+// /clock jump back, shows the buffer refilling, as at the bag's start: no
+// path yet, a stamp before the oldest transform refilled on its path, or
+// a stamp from before the jump (ahead of /clock now). A row the refilled
+// tree covers, and stamps an epoch away, keep counting.
+func refilling(row *ScanRow, clockNS, pathOldest int64) bool {
 	switch row.Class {
-	case NoTransform, SameClock:
+	case NoTransform:
 		return true
+	case SameClock:
+		return row.StampNS < pathOldest
 	case ClockSkew:
 		return row.StampNS > clockNS
 	}
