@@ -254,3 +254,82 @@ func TestRowOverBudget(t *testing.T) {
 		}
 	}
 }
+
+// TestOversizedRecordSkipped: one MCAP record longer than the budget in a
+// plain file (its length fits in the file) is stepped over, not read, and
+// the records after it are read: a chunk's messages are counted as skipped
+// from its Message Index, a top-level message is yielded as skipped (or
+// read as a prefix when its topic asks for one); a problem names the
+// file, the offset and the declared size.
+func TestOversizedRecordSkipped(t *testing.T) {
+	const big = testBudget + 1<<20
+	chunkFile := tempPath(t, "chunk.mcap")
+	chunkOff, err := bombs.MCAPChunkWith(chunkFile, "", big, make([]byte, big))
+	if err != nil {
+		t.Fatal(err)
+	}
+	msgFile := tempPath(t, "message.mcap")
+	msgOff, err := bombs.MCAPBigMessage(msgFile, big)
+	if err != nil {
+		t.Fatal(err)
+	}
+	prefix := ReadOptions{Topics: []string{"/scan"}, PrefixTopics: []string{"/scan"}, PrefixBytes: 64}
+	cases := []struct {
+		name        string
+		path        string
+		off         int64
+		opts        ReadOptions
+		msgs, skips int
+		declares    string
+	}{
+		{"chunk", chunkFile, chunkOff, ReadOptions{}, 2, 1, "record opcode 0x06 at byte %d declares %d bytes"},
+		{"chunk, prefix read", chunkFile, chunkOff, prefix, 2, 1, "record opcode 0x06 at byte %d declares %d bytes"},
+		{"message", msgFile, msgOff, ReadOptions{}, 2, 1, "record opcode 0x05 at byte %d declares %d bytes"},
+		{"message, prefix read", msgFile, msgOff, prefix, 3, 0, ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			b, err := Open(c.path, Options{TempDir: t.TempDir(), MaxRecordBytes: testBudget})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer b.Close()
+			msgs, probs, errs := collect(t, b, c.opts)
+			if len(msgs) != c.msgs || len(errs) != c.skips {
+				t.Fatalf("read %d messages and %d skipped (%v), want %d and %d", len(msgs), len(errs), errs, c.msgs, c.skips)
+			}
+			// The message after the big record is read: stamped 3 s.
+			if last := msgs[len(msgs)-1]; last.logTime != 3_000_000_000 {
+				t.Errorf("last message at %d ns, want the one after the big record (3 s)", last.logTime)
+			}
+			if c.declares == "" {
+				if len(probs) != 0 {
+					t.Errorf("problems %v, want none: a prefix read takes the first bytes of any message", probs)
+				}
+				return
+			}
+			if !errors.Is(errs[0], ErrTooLarge) || !strings.Contains(errs[0].Error(), c.path) {
+				t.Errorf("skipped message error %v: want ErrTooLarge naming the file", errs[0])
+			}
+			var record uint64
+			if c.name == "message" || c.name == "message, prefix read" {
+				record = big + 22
+			} else {
+				record = uint64(8 + 8 + 8 + 4 + 4 + 8 + big) // chunk header fields, no compression name
+			}
+			want := []string{
+				fmt.Sprintf("%s: skipped at byte %d (reading went on)", c.path, c.off),
+				fmt.Sprintf(c.declares, c.off, record),
+				fmt.Sprintf("decode budget %d bytes", testBudget),
+			}
+			if len(probs) != 1 || !probs[0].Skipped || !errors.Is(probs[0].Err, ErrTooLarge) {
+				t.Fatalf("problems %v, want one skip over the budget", probs)
+			}
+			for _, w := range want {
+				if s := probs[0].String(); !strings.Contains(s, w) {
+					t.Errorf("problem %q does not contain %q", s, w)
+				}
+			}
+		})
+	}
+}

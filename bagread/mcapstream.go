@@ -175,6 +175,13 @@ func (s *mcapStream) next() bool {
 				s.endClean()
 				return false
 			}
+			if s.rr.zdec == nil && errors.Is(err, ErrTooLarge) {
+				// header checked the record fits in the file: step over it.
+				if s.skipOversized(op, length, start) {
+					return true
+				}
+				continue
+			}
 			var te *TruncatedError
 			if op == opChunk && errors.As(err, &te) {
 				// Keep the complete messages of the torn last chunk.

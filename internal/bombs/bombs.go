@@ -169,6 +169,56 @@ func MCAPChunkWith(path, compression string, declared uint64, records []byte) (i
 	return off, os.WriteFile(path, f.Bytes(), 0o644)
 }
 
+// MCAPBigMessage writes an MCAP with one /scan channel, no chunks and no
+// summary: a message, a message record whose payload is a LaserScan
+// padded with zeros to n bytes (log time 2 s), and one more message. It
+// returns the byte offset of the big record.
+func MCAPBigMessage(path string, n int) (int64, error) {
+	var f bytes.Buffer
+	f.Write(mcapMagic)
+	var r rec
+	r.str("ros2")
+	r.str("bombs")
+	record(&f, 0x01, r.Bytes())
+	r.Reset()
+	r.u16(1)
+	r.str("sensor_msgs/msg/LaserScan")
+	r.str("ros2msg")
+	r.u32(0)
+	record(&f, 0x03, r.Bytes())
+	r.Reset()
+	r.u16(1)
+	r.u16(1)
+	r.str("/scan")
+	r.str("cdr")
+	r.u32(0)
+	record(&f, 0x04, r.Bytes())
+	message := func(i int, payload []byte) {
+		var m rec
+		m.u16(1)
+		m.u32(uint32(i))
+		m.u64(uint64(1_000_000_000 + i*1_000_000_000))
+		m.u64(uint64(1_000_000_000 + i*1_000_000_000))
+		m.Write(payload)
+		record(&f, 0x05, m.Bytes())
+	}
+	message(0, Payload(0))
+	off := int64(f.Len())
+	big := Payload(1)
+	message(1, append(big, make([]byte, max(n-len(big), 0))...))
+	message(2, Payload(2))
+	r.Reset()
+	r.u32(0)
+	record(&f, 0x0F, r.Bytes())
+	r.Reset()
+	r.u64(0)
+	r.u64(0)
+	r.u32(0)
+	record(&f, 0x02, r.Bytes())
+	f.Write(mcapMagic)
+	return off, os.WriteFile(path, f.Bytes(), 0o644)
+}
+
 // MessageModeDB3 writes a MESSAGE-mode db3 (every row a zstd frame) with
 // one /scan topic: a good row, then each bomb frame as a row, then one
 // more good row.
