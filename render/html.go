@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/bagclock/bagclock/analysis"
@@ -19,27 +20,30 @@ import (
 //go:embed report.html.tmpl
 var reportTemplate string
 
-// tmpl is parsed once; html/template escapes every value by the context it
-// lands in (HTML text, attribute, SVG text, JSON inside <script>). Nothing
-// from a bag is ever passed as template.HTML.
-var tmpl = template.Must(template.New("report").Funcs(template.FuncMap{
-	"f1":      f1,
-	"secs":    humanSeconds,
-	"delay":   delayText,
-	"ns":      padNS,
-	"rel":     relS,
-	"bytes":   humanBytes,
-	"pct":     pct,
-	"classOf": classInfo,
-	"outcome": outcomeColor,
-	"add":     func(a, b float64) float64 { return a + b },
-	"sub":     func(a, b float64) float64 { return a - b },
-	"g":       func(v float64) string { return strconv.FormatFloat(v, 'g', 6, 64) },
-	"rate":    func(v float64) string { return strconv.FormatFloat(v, 'f', 2, 64) },
-	"div2":    func(v float64) float64 { return v / 2 },
-	"dS":      diffS,
-	"jumpsOf": func(t tableOf[analysis.ClockJump], start int64) jumpsArg { return jumpsArg{T: t, Start: start} },
-}).Parse(reportTemplate))
+// tmpl is parsed once, at the first HTML report (not at start-up: a JSON
+// or CSV run never needs it); html/template escapes every value by the
+// context it lands in (HTML text, attribute, SVG text, JSON inside
+// <script>). Nothing from a bag is ever passed as template.HTML.
+var tmpl = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("report").Funcs(template.FuncMap{
+		"f1":      f1,
+		"secs":    humanSeconds,
+		"delay":   delayText,
+		"ns":      padNS,
+		"rel":     relS,
+		"bytes":   humanBytes,
+		"pct":     pct,
+		"classOf": classInfo,
+		"outcome": outcomeColor,
+		"add":     func(a, b float64) float64 { return a + b },
+		"sub":     func(a, b float64) float64 { return a - b },
+		"g":       func(v float64) string { return strconv.FormatFloat(v, 'g', 6, 64) },
+		"rate":    func(v float64) string { return strconv.FormatFloat(v, 'f', 2, 64) },
+		"div2":    func(v float64) float64 { return v / 2 },
+		"dS":      diffS,
+		"jumpsOf": func(t tableOf[analysis.ClockJump], start int64) jumpsArg { return jumpsArg{T: t, Start: start} },
+	}).Parse(reportTemplate))
+})
 
 // HTML writes r as one self-contained HTML page: verdict first, then
 // plots and tables. The page loads nothing from the network.
@@ -48,7 +52,7 @@ func HTML(w io.Writer, r *analysis.Report) error {
 		return fmt.Errorf("render: html: nil report")
 	}
 	bw := bufio.NewWriterSize(w, 64<<10)
-	if err := tmpl.Execute(bw, newPage(r)); err != nil {
+	if err := tmpl().Execute(bw, newPage(r)); err != nil {
 		return fmt.Errorf("render: html: %w", err)
 	}
 	if err := bw.Flush(); err != nil {

@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/bagclock/bagclock/analysis/archive"
 )
@@ -181,13 +182,14 @@ func IndexHTML(w io.Writer, page IndexPage, rows []archive.Row) error {
 		v.Kinds = append(v.Kinds, k)
 	}
 	sort.Strings(v.Kinds)
-	if err := indexTmpl.Execute(w, v); err != nil {
+	if err := indexTmpl().Execute(w, v); err != nil {
 		return fmt.Errorf("render: index html: %w", err)
 	}
 	return nil
 }
 
-var indexTmpl = template.Must(template.New("index").Parse(`<!DOCTYPE html>
+var indexTmpl = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("index").Parse(`<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>{{.Title}}</title>
@@ -270,3 +272,4 @@ filter.addEventListener("input",apply);status.addEventListener("change",apply);k
 </script>
 </body></html>
 `))
+})

@@ -21,6 +21,7 @@ type JSONWriter struct {
 	rows     int
 	finished bool
 	err      error
+	buf      []byte // one row, reused
 }
 
 // NewJSON returns a writer that writes to w. Nothing is written until the
@@ -40,78 +41,6 @@ const JSONSchemaVersion = 3
 // errFinished is returned by Row after Finish.
 var errFinished = errors.New("render: json: row after Finish")
 
-// jsonScan is one element of "scans". Optional values are pointers so that
-// "absent" is null rather than a misleading 0.
-type jsonScan struct {
-	Topic         string       `json:"topic"`
-	ScanIndex     uint64       `json:"scan_index"`
-	LogTimeNS     int64        `json:"log_time_ns"`
-	StampNS       int64        `json:"stamp_ns"`
-	FrameID       string       `json:"frame_id"`
-	TargetFrame   string       `json:"target_frame"`
-	TFLatestNS    *int64       `json:"tf_latest_ns"`
-	DiffS         *json.Number `json:"diff_s"`
-	Class         string       `json:"class"`
-	FilterOutcome string       `json:"filter_outcome"`
-	FilterReason  string       `json:"filter_reason"`
-	PublishTimeNS *int64       `json:"publish_time_ns"`
-	ClockNS       *int64       `json:"clock_ns"`
-	Stalest       *jsonLink    `json:"stalest_link"`
-	FilterWaitNS  int64        `json:"filter_wait_ns"`
-	FilterWaitTF  int          `json:"filter_wait_tf_messages"`
-	FilterLogLine string       `json:"filter_log_line"`
-	Type          string       `json:"type"`
-	AgeS          *json.Number `json:"age_s"`
-}
-
-type jsonLink struct {
-	Parent string `json:"parent"`
-	Child  string `json:"child"`
-	Topic  string `json:"topic"`
-}
-
-func newJSONScan(r *analysis.ScanRow) jsonScan {
-	s := jsonScan{
-		Topic:         r.Topic,
-		Type:          r.Type,
-		ScanIndex:     r.ScanIndex,
-		LogTimeNS:     r.LogTimeNS,
-		StampNS:       r.StampNS,
-		FrameID:       r.FrameID,
-		TargetFrame:   r.TargetFrame,
-		Class:         string(r.Class),
-		FilterOutcome: r.FilterOutcome,
-		FilterReason:  r.FilterReason,
-		FilterWaitNS:  r.FilterWaitNS,
-		FilterWaitTF:  r.FilterWaitTF,
-		FilterLogLine: r.FilterLogLine,
-	}
-	if r.HasTF {
-		tf := r.TFLatestNS
-		s.TFLatestNS = &tf
-		if d := diffSeconds(r); d != "" {
-			n := json.Number(d)
-			s.DiffS = &n
-		}
-	}
-	if r.HasPublishTime {
-		p := r.PublishTimeNS
-		s.PublishTimeNS = &p
-	}
-	if r.HasClock {
-		c := r.ClockNS
-		s.ClockNS = &c
-	}
-	if r.HasAge {
-		n := json.Number(formatNSAsSeconds(r.AgeNS))
-		s.AgeS = &n
-	}
-	if r.StalestParent != "" || r.StalestChild != "" {
-		s.Stalest = &jsonLink{Parent: r.StalestParent, Child: r.StalestChild, Topic: r.StalestTopic}
-	}
-	return s
-}
-
 func (j *JSONWriter) open() {
 	if j.rows == 0 && j.err == nil {
 		_, j.err = fmt.Fprintf(j.w, `{"schema_version":%d,"scans":[`, JSONSchemaVersion)
@@ -127,11 +56,8 @@ func (j *JSONWriter) Row(r *analysis.ScanRow) error {
 	if j.err != nil || r == nil {
 		return j.err
 	}
-	b, err := json.Marshal(newJSONScan(r))
-	if err != nil {
-		j.err = fmt.Errorf("render: json row %s #%d: %w", r.Topic, r.ScanIndex, err)
-		return j.err
-	}
+	j.buf = appendJSONScan(j.buf[:0], r)
+	b := j.buf
 	j.open()
 	sep := ",\n"
 	if j.rows == 0 {
