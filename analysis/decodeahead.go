@@ -1,6 +1,8 @@
 package analysis
 
 import (
+	"fmt"
+
 	"github.com/bagclock/bagclock/bagread"
 	"github.com/bagclock/bagclock/cdr"
 )
@@ -116,6 +118,10 @@ func decodeOne(x *decoded, m *bagread.Message, ts *topicState, own bool) {
 			x.hdr = x.scan.Header
 		} else {
 			x.err = cdr.DecodeHeaderInto(&x.hdr, m.Data, ts.typ)
+			if x.err != nil && m.Prefix {
+				// A header longer than the prefix is not a short message.
+				x.err = fmt.Errorf("%w (the first %d of %d bytes were read)", x.err, len(m.Data), m.Size)
+			}
 		}
 	case roleTimeOnly:
 		// Record times only: no payload was read.

@@ -424,12 +424,15 @@ func (a *analyzer) onTF(m *bagread.Message, t *tfReplay, static bool) {
 	}
 	stored := false
 	for i := range t.msg.Transforms {
-		st := stampedOf(&t.msg.Transforms[i])
-		l := t.noteLink(m, i, &st, static)
+		// t.st, not a local: its address goes to the hooks (interfaces),
+		// so a local escaped, one allocation per transform.
+		t.st = stampedOf(&t.msg.Transforms[i])
+		st := &t.st
+		l := t.noteLink(m, i, st, static)
 		for _, h := range a.linkHooks {
-			h.onLink(a, m, l, &st)
+			h.onLink(a, m, l, st)
 		}
-		if err := t.buf.SetTransform(st, m.Topic, static); err != nil {
+		if err := t.buf.SetTransform(*st, m.Topic, static); err != nil {
 			continue
 		}
 		stored = true
@@ -502,9 +505,13 @@ func (a *analyzer) progress(m *bagread.Message, sizes []int64) int64 {
 }
 
 // headerPrefixBytes is how much of a sensor message the analysis reads:
-// the encapsulation, stamp and frame_id of its std_msgs/Header fit many
-// times over; an image or point cloud behind it is never read.
-const headerPrefixBytes = 4096
+// the encapsulation, stamp and frame_id of its std_msgs/Header (a frame id
+// of up to 463 bytes), and a LaserScan's fields up to its ranges count; an
+// image, point cloud or scan array behind it is never read. It stays under
+// 489 bytes, the least SQLite keeps of a row on its b-tree leaf page when
+// the rest overflows (page size 4096, rosbag2's): a db3 prefix then costs
+// no overflow page (with 4096 bytes, a 9 kB scan row cost one).
+const headerPrefixBytes = 480
 
 // headerOnlyTopics lists the analysed topics whose messages are read only
 // up to headerPrefixBytes: every stamped sensor topic. A LaserScan's

@@ -31,6 +31,8 @@ type tfReplay struct {
 	dynamic map[string]bool   // child of a link seen on a dynamic tf topic
 	// linkTopic: child → topic its dynamic transform came on.
 	linkTopic map[string]string
+
+	st tf.Stamped // the transform being replayed (hooks must not keep it)
 }
 
 // tfLinks is the per-link statistics of every tf topic read.
