@@ -29,6 +29,7 @@ import (
 const (
 	sqliteOpenReadOnly = 0x00000001
 	sqliteOpenURI      = 0x00000040
+	sqliteOpenNoMutex  = 0x00008000
 )
 
 // blobReader reads the start of messages.data cells by rowid through
@@ -45,7 +46,7 @@ func openBlobReader(dsn string) (*blobReader, error) {
 	cs := C.CString(dsn)
 	defer C.free(unsafe.Pointer(cs))
 	var db *C.sqlite3
-	if rc := C.sqlite3_open_v2(cs, &db, sqliteOpenReadOnly|sqliteOpenURI, nil); rc != 0 {
+	if rc := C.sqlite3_open_v2(cs, &db, sqliteOpenReadOnly|sqliteOpenURI|sqliteOpenNoMutex, nil); rc != 0 {
 		err := fmt.Errorf("sqlite3_open_v2: code %d", int(rc))
 		if db != nil {
 			err = fmt.Errorf("sqlite3_open_v2: %s (code %d)", C.GoString(C.sqlite3_errmsg(db)), int(rc))

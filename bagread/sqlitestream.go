@@ -173,7 +173,7 @@ func (h *sqliteHandle) rowidSpan() (lo, hi int64, ok bool) {
 // from the driver directly: database/sql's per-column conversion costs
 // more than the rest of bagread's work.
 func (h *sqliteHandle) connect() (driver.Conn, error) {
-	conn, err := (&sqlite3.SQLiteDriver{}).Open(h.dsn)
+	conn, err := (&sqlite3.SQLiteDriver{}).Open(h.dsn + "&_mutex=no")
 	if err != nil {
 		return nil, &FileError{Path: h.path, Offset: -1, Op: "open sqlite", Err: err}
 	}
