@@ -28,14 +28,16 @@ type Iterator struct {
 	msg      Message
 	err      error
 	problems []Problem
-	// perTopic numbers each topic's messages; one map lookup per message,
-	// none when the topic repeats (a 1 kHz /tf run, say).
-	perTopic  map[string]*uint64
-	lastTopic string
-	lastIndex *uint64
+	// perTopic numbers each topic's messages and says how its payloads
+	// are cut; recent holds the topics met last, so interleaved topics
+	// (tf, clock and scans in turn) cost a few string compares per
+	// message, not three map lookups.
+	perTopic   map[string]*topicCursor
+	recent     [8]*topicCursor
+	nextRecent int
 
-	// px is the prefix request (nil: whole messages); lastPrefix says
-	// whether lastTopic is one of its topics.
+	// px is the prefix request (nil: whole messages); lastPrefix and
+	// lastTimeOnly say how the current message's topic is cut.
 	px           *prefixSpec
 	lastPrefix   bool
 	lastTimeOnly bool
@@ -89,7 +91,7 @@ type fileHandle interface {
 // it is reported in File.Recovery and Iterator.Problems, and iteration goes
 // on with the next file.
 func (b *Bag) Messages(opts ReadOptions) *Iterator {
-	it := &Iterator{bag: b, order: opts.Order, perTopic: map[string]*uint64{}, px: newPrefixSpec(opts)}
+	it := &Iterator{bag: b, order: opts.Order, perTopic: map[string]*topicCursor{}, px: newPrefixSpec(opts)}
 	if opts.Topics != nil {
 		it.sel = selection{}
 		for _, t := range opts.Topics {
@@ -221,18 +223,10 @@ func (it *Iterator) finish(i int) {
 // zstd into a reused buffer.
 func (it *Iterator) fill(r *rawMessage) {
 	m := &it.msg
-	if it.lastIndex == nil || r.topic != it.lastTopic {
-		p := it.perTopic[r.topic]
-		if p == nil {
-			p = new(uint64)
-			it.perTopic[r.topic] = p
-		}
-		it.lastTopic, it.lastIndex = r.topic, p
-		it.lastPrefix = it.px.has(r.topic)
-		it.lastTimeOnly = it.px.timeOnly(r.topic)
-	}
-	idx := *it.lastIndex
-	*it.lastIndex = idx + 1
+	c := it.cursor(r.topic)
+	it.lastPrefix, it.lastTimeOnly = c.prefix, c.timeOnly
+	idx := c.n
+	c.n++
 	*m = Message{
 		Topic: r.topic, Type: r.typ, LogTimeNS: r.logTime,
 		PublishTimeNS: r.pubTime, HasPublishTime: r.hasPub,
@@ -271,6 +265,30 @@ func (it *Iterator) fill(r *rawMessage) {
 		it.zbuf = out
 		m.Data, m.Size = out, int64(len(out))
 	}
+}
+
+// topicCursor is what fill keeps per topic.
+type topicCursor struct {
+	name             string
+	n                uint64 // messages yielded so far
+	prefix, timeOnly bool   // how its payloads are cut (see prefix.go)
+}
+
+// cursor returns topic's cursor, from the recent ones when it is there.
+func (it *Iterator) cursor(topic string) *topicCursor {
+	for _, c := range it.recent {
+		if c != nil && c.name == topic {
+			return c
+		}
+	}
+	c := it.perTopic[topic]
+	if c == nil {
+		c = &topicCursor{name: topic, prefix: it.px.has(topic), timeOnly: it.px.timeOnly(topic)}
+		it.perTopic[topic] = c
+	}
+	it.recent[it.nextRecent] = c
+	it.nextRecent = (it.nextRecent + 1) % len(it.recent)
+	return c
 }
 
 // Message returns the current message (valid until the next Next).
