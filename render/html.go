@@ -202,6 +202,19 @@ func newPage(r *analysis.Report) *page {
 			drops += n
 		}
 	}
+	// Start-up drops (before the first transform, or while the buffer
+	// refills after a /clock reset) are harmless: the card counts the rest,
+	// as the drop finding does, and names the start-up ones beside it.
+	startup := 0
+	for _, ps := range r.Pairs {
+		startup += ps.StartupDrops
+	}
+	startup = min(startup, drops)
+	drops -= startup
+	dropNote := pct(drops, r.Summary.Rows) + " of rows"
+	if startup > 0 {
+		dropNote += fmt.Sprintf("; %d more at start-up (harmless)", startup)
+	}
 	jumps := len(r.ClockJumps)
 	if jumps == 0 {
 		jumps = len(r.Summary.ClockJumps)
@@ -210,7 +223,7 @@ func newPage(r *analysis.Report) *page {
 	p.Cards = []card{
 		{Label: "duration", Value: humanSeconds(p.Duration), Note: humanBytes(r.Bag.SizeBytes) + ", " + strconv.FormatUint(r.Bag.Messages, 10) + " messages"},
 		{Label: "messages analysed", Value: strconv.Itoa(r.Summary.Scans), Note: strconv.Itoa(r.Summary.Rows) + " (message, target) rows"},
-		{Label: "filter drops", Value: strconv.Itoa(drops), Note: pct(drops, r.Summary.Rows) + " of rows", Tone: toneIf(drops > 0, "bad")},
+		{Label: "filter drops", Value: strconv.Itoa(drops), Note: dropNote, Tone: toneIf(drops > 0, "bad")},
 		{Label: "clock jumps", Value: strconv.Itoa(jumps), Note: strconv.Itoa(len(r.StampJumps)) + " stamp jumps", Tone: toneIf(jumps > 0, "warn")},
 		{Label: "stamped 0", Value: strconv.Itoa(r.Summary.ZeroStampScans), Note: zeroNote(r), Tone: toneIf(r.Summary.ZeroStampScans > 0, "warn")},
 		{Label: "skipped messages", Value: strconv.Itoa(skipped), Note: "unreadable or undecodable", Tone: toneIf(skipped > 0, "warn")},

@@ -237,3 +237,40 @@ func TestHumanSeconds(t *testing.T) {
 		}
 	}
 }
+
+// TestDropsCardLeavesStartupOut: the "filter drops" card counts the drops
+// the drop finding counts; start-up drops are named beside it as harmless,
+// and a bag with only those is not shown in the "bad" tone.
+func TestDropsCardLeavesStartupOut(t *testing.T) {
+	tests := []struct {
+		name          string
+		dropped, boot int
+		value, note   string
+		tone          string
+	}{
+		{"start-up only", 28, 28, "0", "0.0% of rows; 28 more at start-up (harmless)", ""},
+		{"both", 100, 28, "72", "7.2% of rows; 28 more at start-up (harmless)", "bad"},
+		{"none at start-up", 5, 0, "5", "0.5% of rows", "bad"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			r := &analysis.Report{
+				Summary: analysis.Summary{Rows: 1000, Filter: map[string]int{"passed": 1000 - tc.dropped, "dropped_queue_full": tc.dropped}},
+				Pairs:   []analysis.PairSummary{{Topic: "/odom", StartupDrops: tc.boot}},
+			}
+			var c *card
+			pg := newPage(r)
+			for i := range pg.Cards {
+				if pg.Cards[i].Label == "filter drops" {
+					c = &pg.Cards[i]
+				}
+			}
+			if c == nil {
+				t.Fatal("no filter drops card")
+			}
+			if c.Value != tc.value || c.Note != tc.note || c.Tone != tc.tone {
+				t.Errorf("card %q %q tone %q, want %q %q tone %q", c.Value, c.Note, c.Tone, tc.value, tc.note, tc.tone)
+			}
+		})
+	}
+}
