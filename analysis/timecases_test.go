@@ -3,6 +3,7 @@ package analysis
 import (
 	"math"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/bagclock/bagclock/bagread"
@@ -176,6 +177,10 @@ func TestTimeCases(t *testing.T) {
 				}
 				if !containsSub(rep.Verdict.Evidence, "Record time jumps forward by 2.0") {
 					t.Errorf("evidence %q", rep.Verdict.Evidence)
+				}
+				// Not "no clock problem" beside the jump finding.
+				if !strings.HasSuffix(rep.Verdict.Sentence, "; but the bag's time jumps 2 times (see the evidence).") {
+					t.Errorf("verdict %q does not point at the jumps", rep.Verdict.Sentence)
 				}
 			}},
 		// A sim recording whose recorder clock steps: /clock goes on by a

@@ -181,6 +181,13 @@ func (a *analyzer) verdict() Verdict {
 				noun = "message" // the topics are of several types
 			}
 			v.Sentence = fmt.Sprintf("%s and tf are on the same clock (median %s apart) and no %s is dropped by the %s: no clock problem in this bag.", names, fmtS(ps.MedianDiffS), noun, a.filterNames(ps.Consumer))
+			if n := r.Counts.ClockJumps + r.Counts.StampJumps; n > 0 {
+				// A jump that is not proven a clock step (a pause of every
+				// publisher looks the same) is no fault, but a "no problem"
+				// beside a jump finding that --fail-on jump gates on would
+				// read as a contradiction.
+				v.Sentence = strings.TrimSuffix(v.Sentence, ": no clock problem in this bag.") + fmt.Sprintf("; but the bag's time jumps %s (see the evidence).", plural(n, "time"))
+			}
 			v.Class = VerdictNoProblem
 		}
 	}

@@ -38,7 +38,8 @@ func TestVerdictLines(t *testing.T) {
 				return sim + 5e9, true
 			}
 			return sim, true
-		}, Config{}, same, []string{"/clock jumps forward 1 time."}, []string{"jumps back", rateLine}},
+		}, Config{}, strings.TrimSuffix(same, ": no clock problem in this bag.") + "; but the bag's time jumps 1 time (see the evidence).",
+			[]string{"/clock jumps forward 1 time."}, []string{"jumps back", rateLine}},
 		{"rate exactly 0.9x", dyn, scan, rate(9e6), Config{}, same, nil, []string{rateLine, "jumps"}},
 		{"rate 0.89x", dyn, scan, rate(8.9e6), Config{}, same, []string{"/clock runs at 0.89x record time."}, nil},
 		{"rate exactly 1.1x", dyn, scan, rate(11e6), Config{}, same, nil, []string{rateLine, "jumps"}},
