@@ -464,7 +464,7 @@ func checkPlots(t *testing.T, b *browser, r *analysis.Report) {
 	fo := b.frameRect("plot-outcomes")
 	b.mouse(input.DispatchMouseEventTypeMouseMoved, fo.Left+fo.Width/2, fo.Top+fo.Height-5)
 	tip = eval[string](b, `(function(){var t=document.querySelector("#plot-outcomes .tip");return t.hidden?"":t.innerText;})()`)
-	if !strings.Contains(tip, "bucket") || !strings.Contains(tip, "scans") {
+	if !strings.Contains(tip, "bucket") || !strings.Contains(tip, " messages") {
 		t.Errorf("outcome readout = %q, want the bucket and its counts", tip)
 	}
 

@@ -145,13 +145,13 @@ type jumpsArg struct {
 
 // classMeaning explains each class in one line, for the class table.
 var classMeaning = map[string]struct{ color, meaning string }{
-	string(analysis.SameClock):          {"#16a34a", "scan and tf on the same clock (differences of milliseconds)"},
-	string(analysis.LaserOnSystemClock): {"#dc2626", "scan ≈ +epoch ahead: the laser driver ignores use_sim_time"},
-	string(analysis.TFOnSystemClock):    {"#9333ea", "scan ≈ −epoch behind: a tf publisher is on system time"},
-	string(analysis.ZeroStamp):          {"#ea580c", "stamp 0: the laser had no /clock yet; tf2 pairs it with the latest pose"},
+	string(analysis.SameClock):          {"#16a34a", "message and tf on the same clock (differences of milliseconds)"},
+	string(analysis.LaserOnSystemClock): {"#dc2626", "message ≈ +epoch ahead: its driver ignores use_sim_time"},
+	string(analysis.TFOnSystemClock):    {"#9333ea", "message ≈ −epoch behind: a tf publisher is on system time"},
+	string(analysis.ZeroStamp):          {"#ea580c", "stamp 0: its driver had no /clock yet; tf2 pairs it with the latest pose"},
 	string(analysis.ClockSkew):          {"#d97706", "same clock family but seconds apart: machines out of sync"},
 	string(analysis.StaticOnly):         {"#64748b", "only static links on the path: a clock mismatch is invisible here"},
-	string(analysis.NoTransform):        {"#334155", "the scan frame is not in the tf tree"},
+	string(analysis.NoTransform):        {"#334155", "the message's frame is not (yet) connected to the target in tf"},
 }
 
 func classInfo(c string) string {
@@ -258,7 +258,7 @@ func newPage(r *analysis.Report) *page {
 			p.PlotData = append(p.PlotData, pl.Data)
 		}
 	}
-	p.Plots[0].Caption = "Each dot is one scan: header.stamp minus the newest stamp of the stalest dynamic link to the target. " +
+	p.Plots[0].Caption = "Each dot is one message: header.stamp minus the newest stamp of the stalest dynamic link to the target. " +
 		"The axis is linear below 0.1 ms and logarithmic beyond, so milliseconds of latency and 1.79e9 s of clock mismatch fit on one axis. " +
 		"Past the cache length (dashed) tf2 can no longer interpolate: that, not 1 s, is the boundary."
 	if cr := r.ClockRate; cr != nil {
@@ -266,9 +266,9 @@ func newPage(r *analysis.Report) *page {
 			cr.Messages, rateText(cr.RealTimeFactor), humanSeconds(nsToS(cr.MedianTickNS)))
 	}
 	p.Plots[1].Caption += "Markers: ◀ /clock went backwards (bag loop, simulator reset), ▶ jumped forward; shaded: /clock stalled while recording went on."
-	p.Plots[2].Caption = "What " + consumerName(r.Settings.Consumer) + "'s tf2_ros::MessageFilter would have done with each scan."
+	p.Plots[2].Caption = "What " + consumerName(r.Settings.Consumer) + "'s tf2_ros::MessageFilter would have done with each message."
 	if b := p.Plots[2].Data.Bucket; b > 0 {
-		p.Plots[2].Caption += " Each bar counts the scans recorded in one " + humanSeconds(b) + " bucket."
+		p.Plots[2].Caption += " Each bar counts the messages recorded in one " + humanSeconds(b) + " bucket."
 	}
 
 	p.ClockJumps = capRows(r.ClockJumps)
@@ -379,7 +379,7 @@ func contains(list []string, s string) bool {
 
 var outcomeMeaning = map[string]string{
 	"passed":               "transform available at once",
-	"passed_after_wait":    "transform arrived while the scan waited in the queue",
+	"passed_after_wait":    "transform arrived while the message waited in the queue",
 	"pending_at_end":       "still waiting when the bag ended",
 	"dropped_queue_full":   "pushed out of a full queue: tf never reached the stamp",
 	"dropped_out_the_back": "older than everything in the tf cache",

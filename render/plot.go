@@ -288,7 +288,7 @@ const diffPointBudget = 8000
 // log axis that is symmetric about zero, so −1.79e9 s (tf on system time)
 // is labelled like +1.79e9 s.
 func diffPlot(r *analysis.Report, dur float64) *plot {
-	p := newPlot("plot-diff", "Scan stamp − latest tf stamp, over record time", "symlog")
+	p := newPlot("plot-diff", "Message stamp − latest tf stamp, over record time", "symlog")
 	p.Data.YLabel = "diff (signed log)"
 	names := make([]string, 0, len(r.Series.Diff))
 	for k, pts := range r.Series.Diff {
@@ -348,8 +348,8 @@ func diffPlot(r *analysis.Report, dur float64) *plot {
 	// ±1e8 s (3 years) is never a latency: the two clock families meet.
 	if top > 1e8 {
 		p.Data.Zones = append(p.Data.Zones,
-			zone{Lo: 1e8, Hi: top, Color: "#fee2e2", Label: "scan ahead by years (scan on system time, tf on sim time)"},
-			zone{Lo: -top, Hi: -1e8, Color: "#ede9fe", Label: "scan behind by years (tf on system time, scan on sim time)"})
+			zone{Lo: 1e8, Hi: top, Color: "#fee2e2", Label: "message ahead by years (sensor on system time, tf on sim time)"},
+			zone{Lo: -top, Hi: -1e8, Color: "#ede9fe", Label: "message behind by years (tf on system time, sensor on sim time)"})
 	}
 	if c := r.Settings.CacheTimeS; c > 0 && finite(c) && c <= top {
 		p.Data.HLines = append(p.Data.HLines,
@@ -598,7 +598,7 @@ func outcomePlot(r *analysis.Report, dur float64) *plot {
 		d.YTicks = append(d.YTicks, tick{V: v, Label: strconv.FormatFloat(v, 'f', 0, 64)})
 	}
 	d.Bucket = width
-	d.YLabel = "scans per " + humanSeconds(width)
+	d.YLabel = "messages per " + humanSeconds(width)
 	d.X1 = math.Max(d.X1, float64(binList[len(binList)-1]+1)*width)
 	for _, o := range order {
 		if kinds[o] == 0 {
