@@ -121,7 +121,7 @@ func (a *analyzer) tfTreeLead(v *Verdict, rowsHealthy bool) {
 	}
 	switch {
 	case rowsHealthy && fs[0].rank <= rankTFStatic:
-		v.Evidence = append(v.Evidence, "Sensor topics: "+v.Sentence)
+		v.Evidence = append(v.Evidence, "Sensor topics: "+demoted(v.Sentence))
 		v.Sentence = fs[0].Sentence
 		v.Class = VerdictTFTree + fs[0].Kind
 		v.Evidence = append(v.Evidence, fs[0].Evidence...)

@@ -297,6 +297,12 @@ func TestTimeCases(t *testing.T) {
 				if len(rep.Verdict.Sentence) < len(tc.verdict) || rep.Verdict.Sentence[:len(tc.verdict)] != tc.verdict {
 					t.Errorf("verdict = %q, want it to start %q", rep.Verdict.Sentence, tc.verdict)
 				}
+				// A finding that leads keeps the healthy rows' sentence as
+				// evidence, without the "no clock problem" that would
+				// contradict it.
+				if rep.Verdict.Class == VerdictTime && containsSub(rep.Verdict.Evidence, "no clock problem") {
+					t.Errorf("evidence under a time finding says there is no clock problem: %q", rep.Verdict.Evidence)
+				}
 				if tc.check != nil {
 					tc.check(t, rep)
 				}

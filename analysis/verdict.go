@@ -453,6 +453,16 @@ func (a *analyzer) pairSummary(p *pairStats) PairSummary {
 	return PairSummary{}
 }
 
+// demoted turns a healthy headline into an evidence line under another
+// finding: "no clock problem in this bag" beside a clock step or a tree on
+// another clock would contradict the headline above it.
+func demoted(sentence string) string {
+	if s, ok := strings.CutSuffix(sentence, ": no clock problem in this bag."); ok {
+		return s + "."
+	}
+	return sentence
+}
+
 // unitOf names messages of type typ in the verdict: "scans" for
 // LaserScan (as before), "messages" otherwise.
 func unitOf(typ string) string {

@@ -90,7 +90,7 @@ func (a *analyzer) timeLead(v *Verdict, lead bool) bool {
 	findings, remarks := a.timeSentences()
 	led := false
 	if lead && len(findings) > 0 {
-		v.Evidence = append(v.Evidence, "Sensor topics and tf: "+v.Sentence)
+		v.Evidence = append(v.Evidence, "Sensor topics and tf: "+demoted(v.Sentence))
 		v.Sentence = findings[0]
 		findings = findings[1:]
 		led = true
