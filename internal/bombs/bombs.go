@@ -105,24 +105,7 @@ func MCAPChunk(path string, declared uint64, frame []byte) (int64, error) {
 // around it are zstd.
 func MCAPChunkWith(path, compression string, declared uint64, records []byte) (int64, error) {
 	var f bytes.Buffer
-	f.Write(mcapMagic)
-	var r rec
-	r.str("ros2")
-	r.str("bombs")
-	record(&f, 0x01, r.Bytes())
-	r.Reset()
-	r.u16(1)
-	r.str("sensor_msgs/msg/LaserScan")
-	r.str("ros2msg")
-	r.u32(0)
-	record(&f, 0x03, r.Bytes())
-	r.Reset()
-	r.u16(1)
-	r.u16(1)
-	r.str("/scan")
-	r.str("cdr")
-	r.u32(0)
-	record(&f, 0x04, r.Bytes())
+	mcapStart(&f)
 	chunk := func(comp string, usize uint64, records []byte, logTime uint64) {
 		var c rec
 		c.u64(1_000_000_000)
@@ -157,16 +140,45 @@ func MCAPChunkWith(path, compression string, declared uint64, records []byte) (i
 	chunk(compression, declared, records, 2_000_000_000)
 	after := message(2)
 	chunk("zstd", uint64(len(after)), Compress(after), 3_000_000_000)
-	r.Reset()
-	r.u32(0)
-	record(&f, 0x0F, r.Bytes())
-	r.Reset()
-	r.u64(0)
-	r.u64(0)
-	r.u32(0)
-	record(&f, 0x02, r.Bytes())
-	f.Write(mcapMagic)
+	mcapEnd(&f)
 	return off, os.WriteFile(path, f.Bytes(), 0o644)
+}
+
+// mcapStart writes what the bomb MCAPs share before their messages: the
+// magic, a Header record, and one LaserScan schema and /scan channel (id 1).
+func mcapStart(f *bytes.Buffer) {
+	f.Write(mcapMagic)
+	var r rec
+	r.str("ros2")
+	r.str("bombs")
+	record(f, 0x01, r.Bytes())
+	r.Reset()
+	r.u16(1)
+	r.str("sensor_msgs/msg/LaserScan")
+	r.str("ros2msg")
+	r.u32(0)
+	record(f, 0x03, r.Bytes())
+	r.Reset()
+	r.u16(1)
+	r.u16(1)
+	r.str("/scan")
+	r.str("cdr")
+	r.u32(0)
+	record(f, 0x04, r.Bytes())
+}
+
+// mcapEnd closes a bomb MCAP without a summary: Data End, a Footer
+// pointing at no summary section, and the closing magic.
+func mcapEnd(f *bytes.Buffer) {
+	var r rec
+	r.u32(0)
+	record(f, 0x0F, r.Bytes())
+	r.Reset()
+	r.u64(0)
+	r.u64(0)
+	r.u32(0)
+	record(f, 0x02, r.Bytes())
+	f.Write(mcapMagic)
 }
 
 // MCAPBigMessage writes an MCAP with one /scan channel, no chunks and no
@@ -175,24 +187,7 @@ func MCAPChunkWith(path, compression string, declared uint64, records []byte) (i
 // returns the byte offset of the big record.
 func MCAPBigMessage(path string, n int) (int64, error) {
 	var f bytes.Buffer
-	f.Write(mcapMagic)
-	var r rec
-	r.str("ros2")
-	r.str("bombs")
-	record(&f, 0x01, r.Bytes())
-	r.Reset()
-	r.u16(1)
-	r.str("sensor_msgs/msg/LaserScan")
-	r.str("ros2msg")
-	r.u32(0)
-	record(&f, 0x03, r.Bytes())
-	r.Reset()
-	r.u16(1)
-	r.u16(1)
-	r.str("/scan")
-	r.str("cdr")
-	r.u32(0)
-	record(&f, 0x04, r.Bytes())
+	mcapStart(&f)
 	message := func(i int, payload []byte) {
 		var m rec
 		m.u16(1)
@@ -207,15 +202,7 @@ func MCAPBigMessage(path string, n int) (int64, error) {
 	big := Payload(1)
 	message(1, append(big, make([]byte, max(n-len(big), 0))...))
 	message(2, Payload(2))
-	r.Reset()
-	r.u32(0)
-	record(&f, 0x0F, r.Bytes())
-	r.Reset()
-	r.u64(0)
-	r.u64(0)
-	r.u32(0)
-	record(&f, 0x02, r.Bytes())
-	f.Write(mcapMagic)
+	mcapEnd(&f)
 	return off, os.WriteFile(path, f.Bytes(), 0o644)
 }
 
