@@ -5,7 +5,6 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/bagclock/bagclock/bagread"
 	"github.com/bagclock/bagclock/cdr"
 	"github.com/bagclock/bagclock/internal/bagwrite"
 )
@@ -159,16 +158,8 @@ func TestClockCases(t *testing.T) {
 		for _, tc := range cases {
 			t.Run(storage+"/"+tc.c.name, func(t *testing.T) {
 				dir := writeCase(t, filepath.Join(t.TempDir(), "bag"), tc.c, storage, 5)
-				bag, err := bagread.Open(dir, bagread.Options{TempDir: t.TempDir()})
-				if err != nil {
-					t.Fatal(err)
-				}
-				defer bag.Close()
 				rows := 0
-				rep, err := Analyze(bag, Config{}, func(r *ScanRow) error { rows++; return nil })
-				if err != nil {
-					t.Fatal(err)
-				}
+				rep := analyzeBag(t, dir, Config{}, func(r *ScanRow) error { rows++; return nil })
 				if rep.Summary.Scans != 100 || rows != 100 {
 					t.Errorf("scans %d rows %d, want 100", rep.Summary.Scans, rows)
 				}

@@ -54,16 +54,7 @@ func splitIndex(p string) int {
 
 func analyseDir(t *testing.T, path string) *Report {
 	t.Helper()
-	bag, err := bagread.Open(path, bagread.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer bag.Close()
-	rep, err := Analyze(bag, Config{}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return rep
+	return analyzeBag(t, path, Config{}, nil)
 }
 
 // TestDamageLeadsTheVerdict: missing split files, a cut file, rebuilt

@@ -7,7 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/bagclock/bagclock/bagread"
 	"github.com/bagclock/bagclock/internal/bagwrite"
 	"github.com/bagclock/bagclock/internal/scenario"
 	"github.com/bagclock/bagclock/internal/testenv"
@@ -28,15 +27,7 @@ func TestTwoRobots(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			bag, err := bagread.Open(dir, bagread.Options{TempDir: t.TempDir()})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer bag.Close()
-			rep, err := Analyze(bag, Config{}, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
+			rep := analyzeBag(t, dir, Config{}, nil)
 			want := map[string]int{}
 			for _, s := range specs {
 				tr := s.Truth()

@@ -7,7 +7,6 @@ import (
 
 	"github.com/bagclock/bagclock/analysis/msgfilter"
 	"github.com/bagclock/bagclock/analysis/tf"
-	"github.com/bagclock/bagclock/bagread"
 	"github.com/bagclock/bagclock/cdr"
 	"github.com/bagclock/bagclock/internal/bagwrite"
 	"github.com/bagclock/bagclock/internal/scenario"
@@ -55,19 +54,11 @@ func TestRowsFollowOwnTreeFilter(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			bag, err := bagread.Open(dir, bagread.Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer bag.Close()
 			got := map[string]string{} // topic target index → outcome
-			rep, err := Analyze(bag, Config{TargetFrames: tc.targets, CacheTimeS: 10, SetCacheTime: true}, func(r *ScanRow) error {
+			rep := analyzeBag(t, dir, Config{TargetFrames: tc.targets, CacheTimeS: 10, SetCacheTime: true}, func(r *ScanRow) error {
 				got[fmt.Sprintf("%s %s %d", r.Topic, r.TargetFrame, r.ScanIndex)] = r.FilterOutcome
 				return nil
 			})
-			if err != nil {
-				t.Fatal(err)
-			}
 			robot := map[string]scenario.Spec{}
 			for _, s := range tc.specs {
 				for _, base := range []string{scenario.TopicScan, scenario.TopicPoints, scenario.TopicImu, scenario.TopicImage} {

@@ -11,7 +11,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/bagclock/bagclock/bagread"
 	"github.com/bagclock/bagclock/cdr"
 	"github.com/bagclock/bagclock/internal/bagwrite"
 )
@@ -205,16 +204,8 @@ func genBag(t *testing.T, links []genLink, scans []genScan, clock func(i, sim in
 
 func analyzeGen(t *testing.T, dir string, cfg Config) (*Report, []ScanRow) {
 	t.Helper()
-	bag, err := bagread.Open(dir, bagread.Options{TempDir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer bag.Close()
 	var rows []ScanRow
-	rep, err := Analyze(bag, cfg, func(r *ScanRow) error { rows = append(rows, *r); return nil })
-	if err != nil {
-		t.Fatal(err)
-	}
+	rep := analyzeBag(t, dir, cfg, func(r *ScanRow) error { rows = append(rows, *r); return nil })
 	return rep, rows
 }
 

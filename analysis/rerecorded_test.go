@@ -1,7 +1,6 @@
 package analysis
 
 import (
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -32,15 +31,7 @@ func TestYearLagCause(t *testing.T) {
 	for _, storage := range []string{bagwrite.StorageMCAP, bagwrite.StorageSQLite3} {
 		for _, tc := range cases {
 			t.Run(storage+"/"+tc.name, func(t *testing.T) {
-				spec, err := scenario.Get(tc.name)
-				if err != nil {
-					t.Fatal(err)
-				}
-				dir, err := scenario.Write(filepath.Join(t.TempDir(), "bag"), spec, bagwrite.Options{Storage: storage})
-				if err != nil {
-					t.Fatal(err)
-				}
-				rep := analyseDir(t, dir)
+				rep := analyseDir(t, caseBag(t, tc.name, storage))
 				want := tc.mcap
 				if storage == bagwrite.StorageSQLite3 {
 					want = tc.sqlit

@@ -2,11 +2,9 @@ package analysis
 
 import (
 	"fmt"
-	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/bagclock/bagclock/bagread"
 	"github.com/bagclock/bagclock/internal/bagwrite"
 	"github.com/bagclock/bagclock/internal/scenario"
 )
@@ -29,24 +27,8 @@ func TestResetStartupWindow(t *testing.T) {
 	for _, storage := range []string{bagwrite.StorageMCAP, bagwrite.StorageSQLite3} {
 		for _, tc := range cases {
 			t.Run(fmt.Sprintf("%s/%s/cache%g", storage, tc.name, tc.cacheS), func(t *testing.T) {
-				spec, err := scenario.Get(tc.name)
-				if err != nil {
-					t.Fatal(err)
-				}
-				dir, err := scenario.Write(filepath.Join(t.TempDir(), "bag"), spec, bagwrite.Options{Storage: storage})
-				if err != nil {
-					t.Fatal(err)
-				}
-				bag, err := bagread.Open(dir, bagread.Options{TempDir: t.TempDir()})
-				if err != nil {
-					t.Fatal(err)
-				}
-				defer bag.Close()
 				var rows []ScanRow
-				rep, err := Analyze(bag, Config{CacheTimeS: tc.cacheS, SetCacheTime: tc.cacheS > 0}, func(r *ScanRow) error { rows = append(rows, *r); return nil })
-				if err != nil {
-					t.Fatal(err)
-				}
+				rep := analyzeBag(t, caseBag(t, tc.name, storage), Config{CacheTimeS: tc.cacheS, SetCacheTime: tc.cacheS > 0}, func(r *ScanRow) error { rows = append(rows, *r); return nil })
 				if len(rep.ClockJumps) != 1 || rep.ClockJumps[0].Kind != "backward" {
 					t.Fatalf("clock jumps %+v, want one jump back", rep.ClockJumps)
 				}

@@ -36,15 +36,7 @@ func TestBadMessagesSkipped(t *testing.T) {
 	if err := w.Close(); err != nil {
 		t.Fatal(err)
 	}
-	bag, err := bagread.Open(dir, bagread.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer bag.Close()
-	rep, err := Analyze(bag, Config{}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	rep := analyzeBag(t, dir, Config{}, nil)
 	if rep.Summary.Skipped != 2 || len(rep.Skipped) != 2 || rep.Summary.Scans != 1 {
 		t.Fatalf("skipped %+v, scans %d", rep.Skipped, rep.Summary.Scans)
 	}

@@ -1,12 +1,10 @@
 package analysis
 
 import (
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/bagclock/bagclock/bagread"
 	"github.com/bagclock/bagclock/internal/bagwrite"
 	"github.com/bagclock/bagclock/internal/scenario"
 )
@@ -108,20 +106,8 @@ func TestSensorScenarios(t *testing.T) {
 					if v.spec != nil {
 						v.spec(&s)
 					}
-					dir, err := scenario.Write(filepath.Join(t.TempDir(), "bag"), s, bagwrite.Options{Storage: storage})
-					if err != nil {
-						t.Fatal(err)
-					}
-					bag, err := bagread.Open(dir, bagread.Options{TempDir: t.TempDir()})
-					if err != nil {
-						t.Fatal(err)
-					}
-					defer bag.Close()
 					rows := 0
-					rep, err := Analyze(bag, Config{}, func(*ScanRow) error { rows++; return nil })
-					if err != nil {
-						t.Fatal(err)
-					}
+					rep := analyzeBag(t, specBag(t, s, storage), Config{}, func(*ScanRow) error { rows++; return nil })
 					tr := s.Truth()
 					want := map[string]struct {
 						n    int
@@ -195,19 +181,7 @@ func TestTreeScenarios(t *testing.T) {
 				}
 				s.Duration = 3 * time.Second
 				s.Sensors = true
-				dir, err := scenario.Write(filepath.Join(t.TempDir(), "bag"), s, bagwrite.Options{Storage: storage})
-				if err != nil {
-					t.Fatal(err)
-				}
-				bag, err := bagread.Open(dir, bagread.Options{TempDir: t.TempDir()})
-				if err != nil {
-					t.Fatal(err)
-				}
-				defer bag.Close()
-				rep, err := Analyze(bag, Config{}, nil)
-				if err != nil {
-					t.Fatal(err)
-				}
+				rep := analyzeBag(t, specBag(t, s, storage), Config{}, nil)
 				tr := s.Truth()
 				var kinds []string
 				for _, f := range rep.TFFindings {

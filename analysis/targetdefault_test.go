@@ -2,10 +2,8 @@ package analysis
 
 import (
 	"fmt"
-	"path/filepath"
 	"testing"
 
-	"github.com/bagclock/bagclock/bagread"
 	"github.com/bagclock/bagclock/internal/bagwrite"
 	"github.com/bagclock/bagclock/internal/scenario"
 )
@@ -18,27 +16,11 @@ func TestDefaultTargetAboveOdom(t *testing.T) {
 	for _, storage := range []string{bagwrite.StorageMCAP, bagwrite.StorageSQLite3} {
 		for _, explicit := range []bool{false, true} {
 			t.Run(fmt.Sprintf("%s/explicit=%v", storage, explicit), func(t *testing.T) {
-				spec, err := scenario.Get(scenario.OdomUnderMap)
-				if err != nil {
-					t.Fatal(err)
-				}
-				dir, err := scenario.Write(filepath.Join(t.TempDir(), "bag"), spec, bagwrite.Options{Storage: storage})
-				if err != nil {
-					t.Fatal(err)
-				}
-				bag, err := bagread.Open(dir, bagread.Options{TempDir: t.TempDir()})
-				if err != nil {
-					t.Fatal(err)
-				}
-				defer bag.Close()
 				cfg := Config{}
 				if explicit {
 					cfg.TargetFrames = []string{"odom"}
 				}
-				rep, err := Analyze(bag, cfg, nil)
-				if err != nil {
-					t.Fatal(err)
-				}
+				rep := analyzeBag(t, caseBag(t, scenario.OdomUnderMap, storage), cfg, nil)
 				want := map[string]string{"/odom": "map", "/scan": "odom"}
 				if explicit {
 					want["/odom"] = "odom"

@@ -2,35 +2,15 @@ package analysis
 
 import (
 	"math"
-	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/bagclock/bagclock/bagread"
 	"github.com/bagclock/bagclock/internal/bagwrite"
-	"github.com/bagclock/bagclock/internal/scenario"
 )
 
 func analyzeTimeCase(t *testing.T, name, storage string, cfg Config) *Report {
 	t.Helper()
-	c, err := scenario.GetTimeCase(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir, err := scenario.WriteTimeCase(filepath.Join(t.TempDir(), "bag"), c, bagwrite.Options{Storage: storage})
-	if err != nil {
-		t.Fatal(err)
-	}
-	bag, err := bagread.Open(dir, bagread.Options{TempDir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer bag.Close()
-	rep, err := Analyze(bag, cfg, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return rep
+	return analyzeBag(t, timeCaseBag(t, name, storage), cfg, nil)
 }
 
 func timerOf(rep *Report, topic string) *TimerClock {
@@ -331,21 +311,8 @@ func TestRowAges(t *testing.T) {
 	for _, storage := range []string{bagwrite.StorageMCAP, bagwrite.StorageSQLite3} {
 		for _, tc := range cases {
 			t.Run(storage+"/"+tc.name, func(t *testing.T) {
-				c, err := scenario.GetTimeCase(tc.name)
-				if err != nil {
-					t.Fatal(err)
-				}
-				dir, err := scenario.WriteTimeCase(filepath.Join(t.TempDir(), "bag"), c, bagwrite.Options{Storage: storage})
-				if err != nil {
-					t.Fatal(err)
-				}
-				bag, err := bagread.Open(dir, bagread.Options{TempDir: t.TempDir()})
-				if err != nil {
-					t.Fatal(err)
-				}
-				defer bag.Close()
 				rows, noAge := 0, 0
-				_, err = Analyze(bag, Config{}, func(r *ScanRow) error {
+				analyzeBag(t, timeCaseBag(t, tc.name, storage), Config{}, func(r *ScanRow) error {
 					if r.Topic != tc.topic {
 						return nil
 					}
@@ -364,9 +331,6 @@ func TestRowAges(t *testing.T) {
 					}
 					return nil
 				})
-				if err != nil {
-					t.Fatal(err)
-				}
 				if rows == 0 || noAge != tc.noAge {
 					t.Errorf("%d rows of %s, %d without an age, want %d", rows, tc.topic, noAge, tc.noAge)
 				}

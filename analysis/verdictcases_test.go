@@ -1,7 +1,6 @@
 package analysis
 
 import (
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -85,15 +84,7 @@ func TestVerdictCases(t *testing.T) {
 	for _, storage := range []string{bagwrite.StorageMCAP, bagwrite.StorageSQLite3} {
 		for _, tc := range cases {
 			t.Run(storage+"/"+tc.name, func(t *testing.T) {
-				spec, err := scenario.Get(tc.name)
-				if err != nil {
-					t.Fatal(err)
-				}
-				dir, err := scenario.Write(filepath.Join(t.TempDir(), "bag"), spec, bagwrite.Options{Storage: storage})
-				if err != nil {
-					t.Fatal(err)
-				}
-				rep := analyseDir(t, dir)
+				rep := analyseDir(t, caseBag(t, tc.name, storage))
 				v := rep.Verdict
 				if tc.sentence != "" && v.Sentence != tc.sentence || tc.prefix != "" && !strings.HasPrefix(v.Sentence, tc.prefix) {
 					t.Errorf("verdict\n got %q\nwant %q%q", v.Sentence, tc.sentence, tc.prefix)

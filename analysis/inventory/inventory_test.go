@@ -19,29 +19,59 @@ func headerPayload(sec int32, frame string) []byte {
 	return append(b, make([]byte, 64)...)
 }
 
+// message is one message of a test bag: its topic, its record time (also
+// its publish time) and its payload.
+type message struct {
+	topic string
+	at    int64
+	data  []byte
+}
+
+// buildBag writes topics ({name, type} pairs) and msgs as a bag in storage
+// into t.TempDir() and returns Build's report on it; any error fails the
+// test.
+func buildBag(t *testing.T, storage string, topics [][2]string, msgs []message) *Report {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "bag")
+	w, err := bagwrite.Create(dir, bagwrite.Options{Storage: storage})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tp := range topics {
+		if err := w.AddTopic(tp[0], tp[1]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, m := range msgs {
+		if err := w.Write(m.topic, m.at, m.at, m.data); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	bag, err := bagread.Open(dir, bagread.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer bag.Close()
+	rep, err := Build(bag)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rep
+}
+
 // TestBuildStampedTopics writes a bag with a known stamped type, an
 // unknown type, a bad payload of each kind, and checks ranges, frames,
 // roles and skipped counts in both storage formats.
 func TestBuildStampedTopics(t *testing.T) {
 	for _, storage := range []string{bagwrite.StorageMCAP, bagwrite.StorageSQLite3} {
 		t.Run(storage, func(t *testing.T) {
-			dir := filepath.Join(t.TempDir(), "bag")
-			w, err := bagwrite.Create(dir, bagwrite.Options{Storage: storage})
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, tp := range [][2]string{{"/imu", "sensor_msgs/msg/Imu"}, {"/custom", "my_pkg/msg/Custom"},
-				{"robot1/odom", "nav_msgs/Odometry"}} {
-				if err := w.AddTopic(tp[0], tp[1]); err != nil {
-					t.Fatal(err)
-				}
-			}
+			topics := [][2]string{{"/imu", "sensor_msgs/msg/Imu"}, {"/custom", "my_pkg/msg/Custom"},
+				{"robot1/odom", "nav_msgs/Odometry"}}
 			const s = int64(1e9)
-			writes := []struct {
-				topic string
-				at    int64
-				data  []byte
-			}{
+			writes := []message{
 				{"/imu", 10 * s, headerPayload(100, "imu_link")},
 				{"/custom", 11 * s, []byte{0, 1, 0, 0, 1, 2, 3}},
 				{"/imu", 12 * s, headerPayload(102, "imu_link")},
@@ -51,23 +81,7 @@ func TestBuildStampedTopics(t *testing.T) {
 				{"robot1/odom", 16 * s, headerPayload(0, "odom")},
 				{"/custom", 17 * s, []byte{0, 1, 0, 0}},
 			}
-			for _, wr := range writes {
-				if err := w.Write(wr.topic, wr.at, wr.at, wr.data); err != nil {
-					t.Fatal(err)
-				}
-			}
-			if err := w.Close(); err != nil {
-				t.Fatal(err)
-			}
-			bag, err := bagread.Open(dir, bagread.Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer bag.Close()
-			rep, err := Build(bag)
-			if err != nil {
-				t.Fatal(err)
-			}
+			rep := buildBag(t, storage, topics, writes)
 			by := map[string]Topic{}
 			for _, tp := range rep.Topics {
 				by[tp.Name] = tp
@@ -116,49 +130,20 @@ func TestBadFrameIDIsTyped(t *testing.T) {
 func TestBuildOlderTypeSpelling(t *testing.T) {
 	for _, storage := range []string{bagwrite.StorageMCAP, bagwrite.StorageSQLite3} {
 		t.Run(storage, func(t *testing.T) {
-			dir := filepath.Join(t.TempDir(), "bag")
-			w, err := bagwrite.Create(dir, bagwrite.Options{Storage: storage})
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, tp := range [][2]string{{"tf", "tf2_msgs/TFMessage"}, {"/robot1/tf_static", "tf2_msgs/TFMessage"}, {"/clock", "rosgraph_msgs/Clock"}} {
-				if err := w.AddTopic(tp[0], tp[1]); err != nil {
-					t.Fatal(err)
-				}
-			}
+			topics := [][2]string{{"tf", "tf2_msgs/TFMessage"}, {"/robot1/tf_static", "tf2_msgs/TFMessage"}, {"/clock", "rosgraph_msgs/Clock"}}
 			tfm := func(sec int32, parent, child string) []byte {
 				return cdr.AppendTFMessage(nil, &cdr.TFMessage{Transforms: []cdr.TransformStamped{{
 					Header: cdr.Header{Stamp: cdr.Time{Sec: sec}, FrameID: parent}, ChildFrameID: child,
 					Transform: cdr.Transform{Rotation: cdr.Quaternion{W: 1}}}}}, binary.LittleEndian)
 			}
 			const s = int64(1e9)
-			for _, wr := range []struct {
-				topic string
-				at    int64
-				data  []byte
-			}{
+			rep := buildBag(t, storage, topics, []message{
 				{"/clock", 10 * s, cdr.AppendClock(nil, &cdr.Clock{Clock: cdr.Time{Sec: 50}}, binary.LittleEndian)},
 				{"/robot1/tf_static", 10 * s, tfm(0, "base_link", "laser")},
 				{"tf", 11 * s, tfm(50, "odom", "base_link")},
 				{"tf", 12 * s, tfm(51, "odom", "base_link")},
 				{"/clock", 12 * s, cdr.AppendClock(nil, &cdr.Clock{Clock: cdr.Time{Sec: 52}}, binary.LittleEndian)},
-			} {
-				if err := w.Write(wr.topic, wr.at, wr.at, wr.data); err != nil {
-					t.Fatal(err)
-				}
-			}
-			if err := w.Close(); err != nil {
-				t.Fatal(err)
-			}
-			bag, err := bagread.Open(dir, bagread.Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer bag.Close()
-			rep, err := Build(bag)
-			if err != nil {
-				t.Fatal(err)
-			}
+			})
 			want := map[string]struct {
 				role   string
 				stamps Range

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -16,10 +15,6 @@ import (
 // frames, in JSON and text.
 func TestInfoStampedTopics(t *testing.T) {
 	path := testenv.SharedBag(t, "tb3-walker-simstart")
-	code, out, errOut := runCLI(t, "info", "--json", path)
-	if code != exitOK {
-		t.Fatalf("exit %d: %s", code, errOut)
-	}
 	var rep struct {
 		Topics []struct {
 			Name       string   `json:"name"`
@@ -36,9 +31,7 @@ func TestInfoStampedTopics(t *testing.T) {
 			} `json:"header_stamp"`
 		} `json:"topics"`
 	}
-	if err := json.Unmarshal([]byte(out), &rep); err != nil {
-		t.Fatal(err)
-	}
+	runInfoJSON(t, path, &rep)
 	want := map[string]string{"/imu": "imu_link", "/odom": "odom", "/scan": "base_scan", "/joint_states": "", "/performance_metrics": ""}
 	for _, tp := range rep.Topics {
 		if tp.Count > 0 && !tp.RecordTime.Valid {
@@ -56,7 +49,7 @@ func TestInfoStampedTopics(t *testing.T) {
 	if len(want) > 0 {
 		t.Errorf("topics missing: %v", want)
 	}
-	code, out, _ = runCLI(t, "info", path)
+	code, out, _ := runCLI(t, "info", path)
 	if code != exitOK || !strings.Contains(out, "  frames /imu: imu_link\n") || !strings.Contains(out, `  frames /joint_states: ""`) {
 		t.Errorf("text lacks the frames lines:\n%s", out)
 	}
@@ -70,10 +63,6 @@ func TestInfoRobotsSample(t *testing.T) {
 	for _, smp := range scenario.RobotsSamples() {
 		t.Run(smp.Dir, func(t *testing.T) {
 			path := filepath.Join(testenv.RepoRoot(t), "testdata", "samples", smp.Dir)
-			code, out, errOut := runCLI(t, "info", "--json", path)
-			if code != exitOK {
-				t.Fatalf("exit %d: %s", code, errOut)
-			}
 			var rep struct {
 				Topics []struct {
 					Name       string   `json:"name"`
@@ -88,9 +77,7 @@ func TestInfoRobotsSample(t *testing.T) {
 					} `json:"header_stamp"`
 				} `json:"topics"`
 			}
-			if err := json.Unmarshal([]byte(out), &rep); err != nil {
-				t.Fatal(err)
-			}
+			runInfoJSON(t, path, &rep)
 			type want struct {
 				frames  string
 				stampNS int64 // first header stamp

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -66,14 +65,8 @@ func TestInfoSharedBags(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.bag, func(t *testing.T) {
 			path := testenv.SharedBag(t, tc.bag)
-			code, out, errOut := runCLI(t, "info", "--json", path)
-			if code != exitOK {
-				t.Fatalf("exit %d, stderr: %s", code, errOut)
-			}
 			var got infoJSON
-			if err := json.Unmarshal([]byte(out), &got); err != nil {
-				t.Fatalf("info --json is not JSON: %v\n%s", err, out)
-			}
+			runInfoJSON(t, path, &got)
 			if got.Storage != tc.storage || got.Messages != tc.messages || got.MetadataReconstructed != tc.reconstructed {
 				t.Errorf("storage %q messages %d reconstructed %v; want %q %d %v",
 					got.Storage, got.Messages, got.MetadataReconstructed, tc.storage, tc.messages, tc.reconstructed)

@@ -12,14 +12,7 @@ import (
 // drop: --fail-on drop passes, --fail-on missing-link fails.
 func TestFailOnMissingLink(t *testing.T) {
 	for _, storage := range []string{bagwrite.StorageMCAP, bagwrite.StorageSQLite3} {
-		spec, err := scenario.Get(scenario.MissingLink)
-		if err != nil {
-			t.Fatal(err)
-		}
-		bag, err := scenario.Write(filepath.Join(t.TempDir(), "bag"), spec, bagwrite.Options{Storage: storage})
-		if err != nil {
-			t.Fatal(err)
-		}
+		bag := caseBag(t, scenario.MissingLink, storage)
 		for _, tc := range []struct {
 			failOn string
 			code   int

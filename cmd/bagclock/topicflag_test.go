@@ -2,12 +2,10 @@ package main
 
 import (
 	"encoding/json"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/bagclock/bagclock/internal/bagwrite"
 	"github.com/bagclock/bagclock/internal/scenario"
 )
 
@@ -21,10 +19,7 @@ func TestAnalyzeTopicFlag(t *testing.T) {
 		t.Fatal(err)
 	}
 	spec.Duration, spec.Sensors, spec.Namespace = 2*time.Second, true, "/robot1"
-	bag, err := scenario.Write(filepath.Join(t.TempDir(), "bag"), spec, bagwrite.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	bag := specBag(t, spec, "")
 	topicsOf := func(out string) map[string]string {
 		var doc struct {
 			Pairs []struct{ Topic, Type string }
