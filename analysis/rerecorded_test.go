@@ -50,6 +50,10 @@ func TestYearLagCause(t *testing.T) {
 						t.Errorf("lag line %q lacks %q", lines[0], w)
 					}
 				}
+				// Said once: not again as the tf tree's offset finding.
+				if containsSub(rep.Verdict.Evidence, "tf tree: Every tf stamp lags record time") {
+					t.Errorf("the lag is said twice in %q", rep.Verdict.Evidence)
+				}
 				all := append([]string{rep.Verdict.Sentence}, rep.Verdict.Evidence...)
 				if containsSub(all, "(check chrony)") {
 					t.Errorf("plain 'check chrony' in %q", all)

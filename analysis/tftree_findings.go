@@ -136,6 +136,22 @@ func (a *analyzer) tfTreeLead(v *Verdict, rowsHealthy bool) {
 		fs = fs[1:]
 	}
 	for _, f := range fs {
+		if f.Kind == TFOffsetFromRecorder && hasLinePrefix(v.Evidence, everyStampLags) {
+			continue // the line about every stamp, tf's included, said it
+		}
 		v.Evidence = append(v.Evidence, "tf tree: "+f.Sentence)
 	}
+}
+
+// everyStampLags starts the evidence line on a days-to-a-year lag of every
+// stamped topic and tf link behind record time (recorderClockEvidence).
+const everyStampLags = "Every stamp lags record time"
+
+func hasLinePrefix(lines []string, prefix string) bool {
+	for _, l := range lines {
+		if strings.HasPrefix(l, prefix) {
+			return true
+		}
+	}
+	return false
 }
