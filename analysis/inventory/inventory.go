@@ -68,8 +68,27 @@ type Topic struct {
 	// parent->child links of TFMessage), at most 64.
 	Frames []string `json:"frames,omitempty"`
 
-	hdr cdr.Header // reused by DecodeHeaderInto so a steady frame id does not allocate
+	// MixedClocks is set on a tf topic whose links' stamps are on two
+	// clock families (some on sim time, some on system time): its one
+	// HeaderStamp range then spans both, and Links tells them apart.
+	MixedClocks bool `json:"mixed_clocks,omitempty"`
+	// Links is the stamp range of each parent->child link of a tf topic
+	// (at most 64, as Frames), sorted by link.
+	Links []LinkStamps `json:"links,omitempty"`
+
+	hdr     cdr.Header // reused by DecodeHeaderInto so a steady frame id does not allocate
+	linkIdx map[string]int
 }
+
+// LinkStamps is the header-stamp range of one tf link.
+type LinkStamps struct {
+	Link  string `json:"link"`
+	Stamp Range  `json:"stamp"`
+}
+
+// systemTimeNS splits the clock families: no simulation runs for 3 years,
+// and no system clock that was ever set reads before 1973.
+const systemTimeNS = int64(1e8 * 1e9)
 
 // Report is the whole inventory.
 type Report struct {
@@ -195,6 +214,7 @@ func Build(bag *bagread.Bag) (*Report, error) {
 			top.RateHz = float64(top.Count) / durS
 			top.RateApprox = true
 		}
+		top.finishLinks()
 		if fs := frames[top.Name]; len(fs) > 0 {
 			for f := range fs {
 				top.Frames = append(top.Frames, f)
@@ -230,6 +250,43 @@ func (t *Topic) frame(frames map[string]map[string]bool, name string) {
 	}
 }
 
+// linkStamp widens link's stamp range (links past maxFrames are left out,
+// as in Frames).
+func (t *Topic) linkStamp(link string, ns int64) {
+	if t.linkIdx == nil {
+		t.linkIdx = map[string]int{}
+	}
+	i, ok := t.linkIdx[link]
+	if !ok {
+		if len(t.Links) >= maxFrames {
+			return
+		}
+		i = len(t.Links)
+		t.linkIdx[link] = i
+		t.Links = append(t.Links, LinkStamps{Link: link})
+	}
+	t.Links[i].Stamp.add(ns)
+}
+
+// finishLinks sorts the links and sets MixedClocks when one link is on
+// sim time and another on system time (links stamped only 0 count for
+// neither).
+func (t *Topic) finishLinks() {
+	sort.Slice(t.Links, func(i, j int) bool { return t.Links[i].Link < t.Links[j].Link })
+	t.linkIdx = nil
+	sim, sys := false, false
+	for _, l := range t.Links {
+		switch {
+		case !l.Stamp.Valid || l.Stamp.MaxNS == 0:
+		case l.Stamp.MinNS >= systemTimeNS:
+			sys = true
+		case l.Stamp.MaxNS < systemTimeNS:
+			sim = true
+		}
+	}
+	t.MixedClocks = sim && sys
+}
+
 func (t *Topic) observe(m *bagread.Message, frames map[string]map[string]bool, clock *Range) error {
 	// Record time is a storage fact: counted even when the payload fails.
 	t.RecordTime.add(m.LogTimeNS)
@@ -248,8 +305,11 @@ func (t *Topic) observe(m *bagread.Message, frames map[string]map[string]bool, c
 			return err
 		}
 		for _, tr := range msg.Transforms {
-			t.stamp(tr.Header.Stamp.Nanoseconds())
-			t.frame(frames, tr.Header.FrameID+"->"+tr.ChildFrameID)
+			ns := tr.Header.Stamp.Nanoseconds()
+			t.stamp(ns)
+			link := tr.Header.FrameID + "->" + tr.ChildFrameID
+			t.frame(frames, link)
+			t.linkStamp(link, ns)
 		}
 	case t.Role == string(topics.Clock):
 		c, err := cdr.DecodeClock(m.Data)

@@ -211,6 +211,9 @@ func printInfoWide(w io.Writer, r *inventory.Report) {
 			fmt.Fprintf(w, "  frames %s: %s\n", t.Name, framesText(t.Frames))
 		case isTF(t) && len(t.Frames) > 0:
 			fmt.Fprintf(w, "  links %s: %s\n", t.Name, framesText(t.Frames))
+			if t.MixedClocks {
+				fmt.Fprintf(w, "  %s\n", linkStampsText(t))
+			}
 		case t.Role == "not_analysed":
 			fmt.Fprintf(w, "  not analysed %s: %s\n", t.Name, t.StampReason)
 		}

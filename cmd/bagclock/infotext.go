@@ -135,6 +135,9 @@ func printInfo(w io.Writer, r *inventory.Report) {
 			p.wrap("  ", "      ", fmt.Sprintf("frames %s: %s", t.Name, framesText(t.Frames)))
 		case isTF(t) && len(t.Frames) > 0:
 			p.wrap("  ", "      ", fmt.Sprintf("links %s: %s", t.Name, framesText(t.Frames)))
+			if t.MixedClocks {
+				p.wrap("  ", "      ", linkStampsText(t))
+			}
 		case t.Role == "not_analysed":
 			p.wrap("  ", "      ", fmt.Sprintf("not analysed %s: %s", t.Name, t.StampReason))
 		}
@@ -304,6 +307,16 @@ func qosText(t inventory.Topic) string {
 }
 
 // framesText lists frame ids, an empty one as "".
+// linkStampsText gives each link's stamp range of a tf topic whose links
+// are on two clocks, where the topic's one HEADER STAMP range spans both.
+func linkStampsText(t inventory.Topic) string {
+	parts := make([]string, len(t.Links))
+	for i, l := range t.Links {
+		parts[i] = l.Link + " " + rangeText(l.Stamp)
+	}
+	return fmt.Sprintf("link stamps %s (on two clocks: sim time and system time): %s", t.Name, strings.Join(parts, "; "))
+}
+
 func framesText(frames []string) string {
 	fs := make([]string, len(frames))
 	for i, f := range frames {
