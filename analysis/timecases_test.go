@@ -38,6 +38,7 @@ func TestTimeCases(t *testing.T) {
 		cfg      Config
 		findings []string // exactly these
 		verdict  string   // the sentence starts with this
+		command  string   // the first confirm command, when set
 		check    func(t *testing.T, rep *Report)
 	}{
 		{name: "rtf_0.5",
@@ -61,6 +62,7 @@ func TestTimeCases(t *testing.T) {
 		{name: "rtf_0.5_no_header",
 			findings: []string{"wall-timer"},
 			verdict:  "/cmd_vel comes from a wall timer: at real-time factor 0.50 it publishes 2.0× per sim period: use rclcpp::create_timer with the node's clock, or rclcpp::Rate with the node's clock.",
+			command:  "ros2 topic hz /cmd_vel",
 			check: func(t *testing.T, rep *Report) {
 				w, b := timerOf(rep, "/cmd_vel"), timerOf(rep, "/battery_level")
 				if w == nil || b == nil {
@@ -109,6 +111,7 @@ func TestTimeCases(t *testing.T) {
 		{name: "ntp_back",
 			findings: []string{"jump", "clock-step"},
 			verdict:  "The recorder's system clock stepped back by 7",
+			command:  "chronyc tracking",
 			check: func(t *testing.T, rep *Report) {
 				if len(rep.ClockSteps) != 1 || rep.Counts.ClockSteps != 1 {
 					t.Fatalf("steps %+v", rep.ClockSteps)
@@ -261,6 +264,7 @@ func TestTimeCases(t *testing.T) {
 		{name: "late_120ms", label: "late_120ms_max_age_0.1", cfg: Config{MaxAgeNS: 100_000_000},
 			findings: []string{"stale"},
 			verdict:  "/late_scan is often stale: 100% of its messages are older than 100.0 ms",
+			command:  "ros2 topic delay /late_scan",
 		},
 	}
 	for _, storage := range []string{bagwrite.StorageMCAP, bagwrite.StorageSQLite3} {
@@ -282,6 +286,13 @@ func TestTimeCases(t *testing.T) {
 				// contradict it.
 				if rep.Verdict.Class == VerdictTime && containsSub(rep.Verdict.Evidence, "no clock problem") {
 					t.Errorf("evidence under a time finding says there is no clock problem: %q", rep.Verdict.Evidence)
+				}
+				// Its commands confirm that finding, not a healthy sensor.
+				if rep.Verdict.Class == VerdictTime && (len(rep.Verdict.Commands) == 0 || containsSub(rep.Verdict.Commands, "tf2_echo")) {
+					t.Errorf("commands under a time finding: %q", rep.Verdict.Commands)
+				}
+				if tc.command != "" && (len(rep.Verdict.Commands) == 0 || rep.Verdict.Commands[0] != tc.command) {
+					t.Errorf("commands = %q, want %q first", rep.Verdict.Commands, tc.command)
 				}
 				if tc.check != nil {
 					tc.check(t, rep)

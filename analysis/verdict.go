@@ -208,6 +208,9 @@ func (a *analyzer) verdict() Verdict {
 	if n := r.Counts.RosoutLines; n > 0 {
 		v.Evidence = append(v.Evidence, fmt.Sprintf("/rosout recorded %s; %s match a predicted drop.", plural(n, "filter-drop / jump-back line"), plural(r.Counts.MatchedDrops, "drop line")))
 	}
+	if v.Class == VerdictTime {
+		return v // timeLead gave the commands that confirm its finding
+	}
 	v.Commands = append(v.Commands, fmt.Sprintf("ros2 topic echo %s --field header.stamp --once", topic))
 	if a.hasTF() && frame != "" && a.treeHas(frame) && a.treeHas(target) {
 		v.Commands = append(v.Commands, fmt.Sprintf("ros2 run tf2_ros tf2_echo %s %s  %s", target, frame, tf2EchoNote))

@@ -94,6 +94,9 @@ func (a *analyzer) timeLead(v *Verdict, lead bool) bool {
 		v.Sentence = findings[0]
 		findings = findings[1:]
 		led = true
+		if cmds := a.timeLeadCommands(); len(cmds) > 0 {
+			v.Commands = cmds
+		}
 	}
 	v.Evidence = append(v.Evidence, findings...)
 	v.Evidence = append(v.Evidence, remarks...)
