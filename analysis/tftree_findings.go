@@ -130,7 +130,7 @@ func (a *analyzer) tfTreeLead(v *Verdict, rowsHealthy bool) {
 		// A warning of the tree (repeated or backward stamps, an offset
 		// from the recorder) still outranks "no clock problem": it is a
 		// finding, and --fail-on counts it.
-		v.Sentence = strings.TrimSuffix(strings.Replace(v.Sentence, ": no clock problem in this bag", "", 1), ".") + "; but the tf tree has a warning: " + fs[0].Sentence
+		v.Sentence = healthyStem(v.Sentence) + "; but the tf tree has a warning: " + fs[0].Sentence
 		v.Class = VerdictTFTree + fs[0].Kind
 		v.Evidence = append(v.Evidence, fs[0].Evidence...)
 		fs = fs[1:]

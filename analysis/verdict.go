@@ -180,13 +180,13 @@ func (a *analyzer) verdict() Verdict {
 			if names != topic && !a.allOfType(best.typ) {
 				noun = "message" // the topics are of several types
 			}
-			v.Sentence = fmt.Sprintf("%s and tf are on the same clock (median %s apart) and no %s is dropped by the %s: no clock problem in this bag.", names, fmtS(ps.MedianDiffS), noun, a.filterNames(ps.Consumer))
+			v.Sentence = fmt.Sprintf("%s and tf are on the same clock (median %s apart) and no %s is dropped by the %s"+noClockProblem+".", names, fmtS(ps.MedianDiffS), noun, a.filterNames(ps.Consumer))
 			if n := r.Counts.ClockJumps + r.Counts.StampJumps; n > 0 {
 				// A jump that is not proven a clock step (a pause of every
 				// publisher looks the same) is no fault, but a "no problem"
 				// beside a jump finding that --fail-on jump gates on would
 				// read as a contradiction.
-				v.Sentence = strings.TrimSuffix(v.Sentence, ": no clock problem in this bag.") + fmt.Sprintf("; but the bag's time jumps %s (see the evidence).", plural(n, "time"))
+				v.Sentence = healthyStem(v.Sentence) + fmt.Sprintf("; but the bag's time jumps %s (see the evidence).", plural(n, "time"))
 			}
 			v.Class = VerdictNoProblem
 		}
@@ -456,15 +456,19 @@ func (a *analyzer) pairSummary(p *pairStats) PairSummary {
 	return PairSummary{}
 }
 
-// demoted turns a healthy headline into an evidence line under another
-// finding: "no clock problem in this bag" beside a clock step or a tree on
-// another clock would contradict the headline above it.
-func demoted(sentence string) string {
-	if s, ok := strings.CutSuffix(sentence, ": no clock problem in this bag."); ok {
-		return s + "."
-	}
-	return sentence
+// noClockProblem ends the healthy headline.
+const noClockProblem = ": no clock problem in this bag"
+
+// healthyStem is the healthy headline without its "no clock problem" and
+// final period, for a "; but …" that names what the bag still shows.
+func healthyStem(sentence string) string {
+	return strings.TrimSuffix(strings.Replace(sentence, noClockProblem, "", 1), ".")
 }
+
+// demoted turns a healthy headline into a sentence under another finding
+// (evidence, or after an empty topic): "no clock problem in this bag"
+// beside a clock step or a tree on another clock would contradict it.
+func demoted(sentence string) string { return healthyStem(sentence) + "." }
 
 // unitOf names messages of type typ in the verdict: "scans" for
 // LaserScan (as before), "messages" otherwise.
@@ -780,5 +784,5 @@ func (a *analyzer) emptyTopicsLead(v *Verdict, healthy bool) {
 	v.Class = VerdictEmptyTopic
 	v.Sentence = fmt.Sprintf("%s %s recorded without a single message (often a QoS mismatch while recording), so %s cannot be checked. %s",
 		joinNames(empty), wasWere(len(empty)), map[bool]string{true: "its clock", false: "their clocks"}[len(empty) == 1],
-		strings.Replace(v.Sentence, ": no clock problem in this bag", "", 1))
+		demoted(v.Sentence))
 }

@@ -250,8 +250,8 @@ func (t *Topic) frame(frames map[string]map[string]bool, name string) {
 	}
 }
 
-// linkStamp widens link's stamp range (links past maxFrames are left out,
-// as in Frames).
+// linkStamp widens link's stamp range; past maxFrames links a new one is
+// left out (a tf topic's Frames are these links).
 func (t *Topic) linkStamp(link string, ns int64) {
 	if t.linkIdx == nil {
 		t.linkIdx = map[string]int{}
@@ -274,6 +274,9 @@ func (t *Topic) linkStamp(link string, ns int64) {
 func (t *Topic) finishLinks() {
 	sort.Slice(t.Links, func(i, j int) bool { return t.Links[i].Link < t.Links[j].Link })
 	t.linkIdx = nil
+	for _, l := range t.Links {
+		t.Frames = append(t.Frames, l.Link) // a tf topic's "frames" are its links
+	}
 	sim, sys := false, false
 	for _, l := range t.Links {
 		switch {
@@ -307,9 +310,7 @@ func (t *Topic) observe(m *bagread.Message, frames map[string]map[string]bool, c
 		for _, tr := range msg.Transforms {
 			ns := tr.Header.Stamp.Nanoseconds()
 			t.stamp(ns)
-			link := tr.Header.FrameID + "->" + tr.ChildFrameID
-			t.frame(frames, link)
-			t.linkStamp(link, ns)
+			t.linkStamp(tr.Header.FrameID+"->"+tr.ChildFrameID, ns)
 		}
 	case t.Role == string(topics.Clock):
 		c, err := cdr.DecodeClock(m.Data)
