@@ -284,6 +284,7 @@ func TestOversizedRecordSkipped(t *testing.T) {
 	}{
 		{"chunk", chunkFile, chunkOff, ReadOptions{}, 2, 1, "record opcode 0x06 at byte %d declares %d bytes"},
 		{"chunk, prefix read", chunkFile, chunkOff, prefix, 2, 1, "record opcode 0x06 at byte %d declares %d bytes"},
+		{"chunk, time order", chunkFile, chunkOff, ReadOptions{Order: TimeOrder}, 2, 1, "record opcode 0x06 at byte %d declares %d bytes"},
 		{"message", msgFile, msgOff, ReadOptions{}, 2, 1, "record opcode 0x05 at byte %d declares %d bytes"},
 		{"message, prefix read", msgFile, msgOff, prefix, 3, 0, ""},
 	}

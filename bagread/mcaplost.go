@@ -74,18 +74,52 @@ func (s *mcapStream) yieldLost() bool {
 	}
 	e := l.entries[0]
 	l.entries = l.entries[1:]
+	s.curChan = e.chanID
+	s.msg = s.lostMessage(l, e)
+	s.n++
+	return true
+}
+
+// lostMessage is entry e of lost chunk l as a message with Err set.
+func (s *mcapStream) lostMessage(l *lostChunk, e lostEntry) rawMessage {
 	ch := s.channel(e.chanID)
 	chunkOff := int64(e.chunkOff)
 	if e.chunkOff > 1<<62 {
 		chunkOff = -1 // not an offset any chunk can have
 	}
-	s.curChan = e.chanID
-	s.msg = rawMessage{
+	return rawMessage{
 		topic: ch.topic, typ: ch.typ, fileIndex: s.fileIndex, logTime: int64(e.logTime),
 		pos: l.start, chunkOff: chunkOff, seq: s.n, err: l.err,
 	}
-	s.n++
-	return true
+}
+
+// takeLost is holdLost for a reader that seeked to a chunk (time order):
+// the Message Index records right after the skipped chunk are read here,
+// and its messages of selected channels are returned, in chunk order, as
+// messages with Err set, so they are counted as skipped in time order too.
+func (s *mcapStream) takeLost() []rawMessage {
+	l := s.lost
+	s.lost = nil
+	for {
+		op, length, start, err := s.rr.header()
+		if err != nil || op != opMsgIndex {
+			break
+		}
+		body, err := s.rr.body(&s.recBuf, length)
+		if err != nil {
+			break
+		}
+		s.lost = l
+		s.addLost(start, body)
+		s.lost = nil
+	}
+	sort.SliceStable(l.entries, func(i, j int) bool { return l.entries[i].chunkOff < l.entries[j].chunkOff })
+	msgs := make([]rawMessage, 0, len(l.entries))
+	for _, e := range l.entries {
+		msgs = append(msgs, s.lostMessage(l, e))
+		s.n++
+	}
+	return msgs
 }
 
 // header returns the next record header: one held back by holdLost, or

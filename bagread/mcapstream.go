@@ -528,6 +528,12 @@ func (m *chunkMerge) load(i int) {
 	case op == opChunk && errors.As(err, &te):
 		s.salvageTail(start, err)
 		s.stopErr = nil // the file-level problem is already reported
+	case op == opChunk && errors.Is(err, ErrTooLarge):
+		if err := s.rr.skip(length); err != nil {
+			s.problem(start, fmt.Errorf("MCAP chunk at byte %d unreadable: %w", start, err))
+			return
+		}
+		s.skipProblem(start, fmt.Errorf("MCAP chunk at byte %d skipped: %w", start, s.oversizedErr(op, length, start)))
 	case err == nil && op != opChunk:
 		err = fmt.Errorf("chunk index points at opcode 0x%02x", op)
 		fallthrough
@@ -541,6 +547,13 @@ func (m *chunkMerge) load(i int) {
 			return
 		}
 		s.loadChunk(start, body)
+	}
+	if s.lost != nil {
+		// A skipped chunk: its messages come from the Message Index after it.
+		for _, msg := range s.takeLost() {
+			heap.Push(&m.pend, msg)
+		}
+		return
 	}
 	if reuse {
 		m.recBuf, m.decBuf = s.recBuf, s.chunkBuf
