@@ -22,7 +22,7 @@ mkdir -p "$out"
 name=$(echo "$pkg" | tr / _)
 gremlins=$(command -v gremlins || echo "$(go env GOPATH)/bin/gremlins")
 [ -x "$gremlins" ] || go install github.com/go-gremlins/gremlins/cmd/gremlins@v0.5.0
-flags=(unleash --workers 1 --test-cpu 1 --timeout-coefficient 30 -o "$out/$name.json")
+flags=(unleash --workers 1 --timeout-coefficient 30 -o "$out/$name.json")
 export GOFLAGS="-short -vet=off"
 if [ $# -eq 0 ]; then
 	"$gremlins" "${flags[@]}" "./$pkg" | tee "$out/$name.log"
