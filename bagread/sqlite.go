@@ -77,9 +77,13 @@ func (b *Bag) openSQLite(path string, compressed bool) (*opened, error) {
 			return fail("recover truncated db3", cerr)
 		}
 		if ok {
-			if _, o2, err2 := openInspect(path, cp, true, &ti, false); err2 == nil && o2.file.MessageCount > 0 {
+			h2, o2, err2 := openInspect(path, cp, true, &ti, false)
+			if err2 == nil && o2.file.MessageCount > 0 {
 				o, err = o2, nil
 			} else {
+				if err2 == nil {
+					h2.close() // a copy that opens but holds no message
+				}
 				// Nothing readable: the original error, with what was tried.
 				err = fmt.Errorf("%w (file truncated at byte %d, header says %d bytes; no message readable from a repaired private copy)", err, ti.size, ti.headerSize)
 			}
