@@ -61,6 +61,9 @@ func measureCoverage(bin, dir string, logf func(string, ...any)) (*coverage, err
 			return nil, err
 		}
 		c.tests = append(c.tests, t)
+		if t.dur > quickBatch {
+			logf("baseline: %s takes %s alone", name, t.dur.Round(time.Millisecond))
+		}
 	}
 	logf("coverage: %d tests run alone", len(c.tests))
 	return c, nil

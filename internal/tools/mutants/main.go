@@ -37,11 +37,13 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"regexp"
 	"sort"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"time"
 )
@@ -112,6 +114,18 @@ func run(cfg config) error {
 	} else {
 		defer os.RemoveAll(scratch)
 	}
+	stop := make(chan os.Signal, 1)
+	signal.Notify(stop, os.Interrupt, syscall.SIGTERM)
+	go func() {
+		<-stop
+		if pid := running.Load(); pid != 0 {
+			_ = syscall.Kill(-int(pid), syscall.SIGKILL)
+		}
+		if !cfg.keep {
+			os.RemoveAll(scratch)
+		}
+		os.Exit(130)
+	}()
 	mod := filepath.Join(scratch, "mod")
 	if err := copyModule(root, mod); err != nil {
 		return err
@@ -438,6 +452,15 @@ type runner struct {
 
 func (r *runner) runAll(mutants []*mutant) ([]result, error) {
 	var results []result
+	// The lines so far, for a run that is stopped: report rewrites the file at the end.
+	if err := os.MkdirAll(filepath.Dir(r.cfg.out), 0o755); err != nil {
+		return nil, err
+	}
+	partial, err := os.Create(r.cfg.out)
+	if err != nil {
+		return nil, err
+	}
+	defer partial.Close()
 	same := map[string]result{} // site and replacement -> the result of the first mutant that made it
 	for i, m := range mutants {
 		res := result{m: m, how: m.site.how}
@@ -461,22 +484,18 @@ func (r *runner) runAll(mutants []*mutant) ([]result, error) {
 			same[key] = res
 		}
 		results = append(results, res)
+		fmt.Fprint(partial, res.line())
 		logf("[%d/%d] %-11s %s:%d:%d %s (%s, %s, %d tests, %.1fs) %s", i+1, len(mutants), res.status, m.File, m.Line, m.Col,
 			m.Mutator, res.how, res.scope, res.tests, res.dur.Seconds(), res.note)
 	}
 	return results, nil
 }
 
-// one runs the selected tests against one mutant.
+// one runs the selected tests against one mutant: first the quick ones
+// together, then each slower one alone, quickest first, so that a mutant
+// dies in the cheapest test that kills it.
 func (r *runner) one(res result, sel selection) (result, error) {
 	m := res.m
-	var names []string
-	var base time.Duration
-	for _, t := range sel.tests {
-		names = append(names, regexp.QuoteMeta(t.name))
-		base += t.dur
-	}
-	timeout := time.Duration(r.cfg.factor*float64(base)) + 5*time.Second
 	bin := r.bin
 	env := []string{"BAGCLOCK_MUTANT=" + strconv.Itoa(m.ID)}
 	start := time.Now()
@@ -498,6 +517,56 @@ func (r *runner) one(res result, sel selection) (result, error) {
 		env = nil
 		res.note = m.site.reason
 	}
+	res.status = lived
+	for _, batch := range batches(sel.tests) {
+		if st := r.runTests(bin, env, batch); st != lived {
+			res.status = st
+			break
+		}
+	}
+	res.dur = time.Since(start)
+	return res, nil
+}
+
+// running is the process group of the test binary running now, killed
+// when the tool is interrupted.
+var running atomic.Int64
+
+// quickBatch is the baseline time under which tests run together.
+const quickBatch = time.Second
+
+// batches orders tests by baseline time: the quick ones in one batch, then
+// one batch per slower test.
+func batches(tests []*testRun) [][]*testRun {
+	sorted := append([]*testRun(nil), tests...)
+	sort.SliceStable(sorted, func(i, j int) bool { return sorted[i].dur < sorted[j].dur })
+	var out [][]*testRun
+	var quick []*testRun
+	var sum time.Duration
+	for _, t := range sorted {
+		if sum+t.dur <= quickBatch {
+			quick = append(quick, t)
+			sum += t.dur
+			continue
+		}
+		out = append(out, []*testRun{t})
+	}
+	if len(quick) > 0 {
+		out = append([][]*testRun{quick}, out...)
+	}
+	return out
+}
+
+// runTests runs one batch of tests: killed on a non-zero exit, timed out
+// after the timeout factor times their baseline (plus 5 s).
+func (r *runner) runTests(bin string, env []string, tests []*testRun) string {
+	var names []string
+	var base time.Duration
+	for _, t := range tests {
+		names = append(names, regexp.QuoteMeta(t.name))
+		base += t.dur
+	}
+	timeout := time.Duration(r.cfg.factor*float64(base)) + 5*time.Second
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, bin, "-test.short", "-test.failfast", "-test.count=1",
@@ -507,17 +576,19 @@ func (r *runner) one(res result, sel selection) (result, error) {
 	cmd.Stdout, cmd.Stderr = io.Discard, io.Discard
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
-	err := cmd.Run()
-	res.dur = time.Since(start)
+	err := cmd.Start()
+	if err == nil {
+		running.Store(int64(cmd.Process.Pid))
+		err = cmd.Wait()
+		running.Store(0)
+	}
 	switch {
 	case ctx.Err() != nil:
-		res.status = timedOut
+		return timedOut
 	case err == nil:
-		res.status = lived
-	default:
-		res.status = killed
+		return lived
 	}
-	return res, nil
+	return killed
 }
 
 func firstError(out string) string {
@@ -525,6 +596,11 @@ func firstError(out string) string {
 		return m[0]
 	}
 	return strings.TrimSpace(tail(out))
+}
+
+func (r result) line() string {
+	return fmt.Sprintf("%s\t%s:%d:%d\t%s\t%s\t%s\t%d\t%.2f\t%s\n", r.status, r.m.File, r.m.Line, r.m.Col,
+		r.m.Mutator, r.how, r.scope, r.tests, r.dur.Seconds(), r.note)
 }
 
 // report writes one line per mutant and prints the totals.
@@ -537,8 +613,7 @@ func report(path, pkg string, results []result, took time.Duration) error {
 	sort.SliceStable(results, func(i, j int) bool { return results[i].m.ID < results[j].m.ID })
 	for _, r := range results {
 		n[r.status]++
-		fmt.Fprintf(&b, "%s\t%s:%d:%d\t%s\t%s\t%s\t%d\t%.2f\t%s\n", r.status, r.m.File, r.m.Line, r.m.Col,
-			r.m.Mutator, r.how, r.scope, r.tests, r.dur.Seconds(), r.note)
+		b.WriteString(r.line())
 	}
 	eff := 0.0
 	if n[killed]+n[lived] > 0 {

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // fixtureModule copies testdata/fixture into a module of its own and loads it.
@@ -180,4 +181,21 @@ func output(t *testing.T, bin string, id int) string {
 		return fmt.Sprintf("%s\nexit: %v", out, err)
 	}
 	return string(out)
+}
+
+// Tests run quickest first: the quick ones together, the slow ones alone.
+func TestBatches(t *testing.T) {
+	ms := time.Millisecond
+	tests := []*testRun{{name: "A", dur: 3 * time.Second}, {name: "B", dur: 10 * ms}, {name: "C", dur: 2 * time.Second}, {name: "D", dur: 500 * ms}}
+	var got []string
+	for _, b := range batches(tests) {
+		var names []string
+		for _, t := range b {
+			names = append(names, t.name)
+		}
+		got = append(got, strings.Join(names, "+"))
+	}
+	if want := "B+D C A"; strings.Join(got, " ") != want {
+		t.Errorf("batches %q, want %q", strings.Join(got, " "), want)
+	}
 }
