@@ -299,14 +299,24 @@ func errString(err error) string {
 // never succeed (all four types end with a field that is always present).
 func TestTruncatedEverywhere(t *testing.T) {
 	for name, tc := range map[string]struct {
-		hex string
-		dec func([]byte) error
+		full []byte
+		dec  func([]byte) error
 	}{
-		"scan LE": {hexScanLE, decScan}, "scan BE": {hexScanBE, decScan},
-		"tf LE": {hexTFLE, decTF}, "tf BE": {hexTFBE, decTF},
-		"clock": {hexClockLE, decClock}, "log": {hexLogLE, decLog},
+		"scan LE": {unhex(t, hexScanLE), decScan}, "scan BE": {unhex(t, hexScanBE), decScan},
+		"tf LE": {unhex(t, hexTFLE), decTF}, "tf BE": {unhex(t, hexTFBE), decTF},
+		// Three transforms with long frame ids: cuts past 72 bytes a
+		// transform, inside the second and third ones' strings.
+		"tf3 LE": {AppendTFMessage(nil, ptr(sampleTF()), binary.LittleEndian), decTF},
+		"tf3 BE": {AppendTFMessage(nil, ptr(sampleTF()), binary.BigEndian), decTF},
+		// 100-byte ids: the second transform starts well past 72 bytes
+		// a transform, so cuts in it pass the count check.
+		"tf long ids LE": {AppendTFMessage(nil, &TFMessage{Transforms: []TransformStamped{
+			{Header: Header{FrameID: strings.Repeat("f", 100)}, ChildFrameID: strings.Repeat("c", 100)},
+			{Header: Header{FrameID: "odom"}, ChildFrameID: "base_link"},
+		}}, binary.LittleEndian), decTF},
+		"clock": {unhex(t, hexClockLE), decClock}, "log": {unhex(t, hexLogLE), decLog},
 	} {
-		full := unhex(t, tc.hex)
+		full := tc.full
 		for n := 0; n < len(full); n++ {
 			err := tc.dec(full[:n:n])
 			var de *DecodeError
@@ -320,58 +330,72 @@ func TestTruncatedEverywhere(t *testing.T) {
 	}
 }
 
+// TestStrings decodes one transform whose frame id is each case, little
+// endian (the TFMessage fast path) and big endian (the general cursor).
 func TestStrings(t *testing.T) {
-	base := unhex(t, hexClockLE)[:4]
-	tf := func(frameLen uint32, frame []byte) []byte {
-		b := append(bytes.Clone(base), 1, 0, 0, 0, 1, 0, 0, 0, 2, 0, 0, 0)
-		b = binary.LittleEndian.AppendUint32(b, frameLen)
+	tf := func(o binary.AppendByteOrder, frameLen uint32, frame []byte) []byte {
+		b := []byte{0, 0, 0, 0}
+		if o == binary.LittleEndian {
+			b[1] = 1
+		}
+		b = o.AppendUint32(b, 1)
+		b = o.AppendUint32(b, 1)
+		b = o.AppendUint32(b, 2)
+		b = o.AppendUint32(b, frameLen)
 		b = append(b, frame...)
 		for (len(b)-4)%4 != 0 {
 			b = append(b, 0)
 		}
-		b = append(b, 6, 0, 0, 0, 'c', 'h', 'i', 'l', 'd', 0)
+		b = o.AppendUint32(b, 6)
+		b = append(b, 'c', 'h', 'i', 'l', 'd', 0)
 		for (len(b)-4)%8 != 0 {
 			b = append(b, 0)
 		}
 		b = append(b, make([]byte, 48)...)
-		return binary.LittleEndian.AppendUint64(b, 0x3ff0000000000000)
+		return o.AppendUint64(b, 0x3ff0000000000000)
 	}
 	tests := []struct {
-		name  string
-		data  []byte
-		frame string
-		noNUL int
-		check error
+		name     string
+		frameLen uint32
+		frameB   string
+		frame    string
+		noNUL    int
+		check    error
 	}{
-		{"length 0 is empty", tf(0, nil), "", 0, ErrFrameIDEmpty},
-		{"empty with NUL", tf(1, []byte{0}), "", 0, ErrFrameIDEmpty},
-		{"normal", tf(5, []byte("odom\x00")), "odom", 0, nil},
-		{"missing NUL", tf(4, []byte("odom")), "odom", 1, nil},
-		{"invalid UTF-8 kept", tf(4, []byte{'o', 0xff, 0xfe, 0}), "o\xff\xfe", 0, ErrFrameIDInvalidUTF8},
-		{"leading slash", tf(6, []byte("/odom\x00")), "/odom", 0, ErrFrameIDLeadingSlash},
-		{"interior NUL kept", tf(6, []byte("od\x00om\x00")), "od\x00om", 0, ErrFrameIDControlChar},
-		{"only the last NUL stripped", tf(3, []byte("a\x00\x00")), "a\x00", 0, ErrFrameIDControlChar},
+		{"length 0 is empty", 0, "", "", 0, ErrFrameIDEmpty},
+		{"empty with NUL", 1, "\x00", "", 0, ErrFrameIDEmpty},
+		{"normal", 5, "odom\x00", "odom", 0, nil},
+		{"missing NUL", 4, "odom", "odom", 1, nil},
+		{"invalid UTF-8 kept", 4, "o\xff\xfe\x00", "o\xff\xfe", 0, ErrFrameIDInvalidUTF8},
+		{"leading slash", 6, "/odom\x00", "/odom", 0, ErrFrameIDLeadingSlash},
+		{"interior NUL kept", 6, "od\x00om\x00", "od\x00om", 0, ErrFrameIDControlChar},
+		{"only the last NUL stripped", 3, "a\x00\x00", "a\x00", 0, ErrFrameIDControlChar},
+		{"space kept", 4, "a b\x00", "a b", 0, nil},
+		{"unit separator", 3, "a\x1f\x00", "a\x1f", 0, ErrFrameIDControlChar},
+		{"DEL", 3, "a\x7f\x00", "a\x7f", 0, ErrFrameIDControlChar},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			var m TFMessage
-			info, err := DecodeTFMessageInto(&m, tt.data)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got := m.Transforms[0].Header.FrameID; got != tt.frame {
-				t.Errorf("frame %q, want %q", got, tt.frame)
-			}
-			if m.Transforms[0].ChildFrameID != "child" || m.Transforms[0].Transform.Rotation.W != 1 {
-				t.Errorf("rest misread: %+v", m.Transforms[0])
-			}
-			if info.StringsWithoutNUL != tt.noNUL || info.Trailing != 0 {
-				t.Errorf("info %+v, want %d strings without NUL", info, tt.noNUL)
-			}
-			if err := CheckFrameID(m.Transforms[0].Header.FrameID); err != tt.check {
-				t.Errorf("CheckFrameID = %v, want %v", err, tt.check)
-			}
-		})
+		for _, o := range []binary.AppendByteOrder{binary.LittleEndian, binary.BigEndian} {
+			t.Run(tt.name+" "+o.String(), func(t *testing.T) {
+				var m TFMessage
+				info, err := DecodeTFMessageInto(&m, tf(o, tt.frameLen, []byte(tt.frameB)))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got := m.Transforms[0].Header.FrameID; got != tt.frame {
+					t.Errorf("frame %q, want %q", got, tt.frame)
+				}
+				if m.Transforms[0].ChildFrameID != "child" || m.Transforms[0].Transform.Rotation.W != 1 {
+					t.Errorf("rest misread: %+v", m.Transforms[0])
+				}
+				if info.StringsWithoutNUL != tt.noNUL || info.Trailing != 0 {
+					t.Errorf("info %+v, want %d strings without NUL", info, tt.noNUL)
+				}
+				if err := CheckFrameID(m.Transforms[0].Header.FrameID); err != tt.check {
+					t.Errorf("CheckFrameID = %v, want %v", err, tt.check)
+				}
+			})
+		}
 	}
 }
 

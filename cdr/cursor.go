@@ -44,9 +44,7 @@ func newCursor(data []byte, typ string) (cursor, Encapsulation, error) {
 // align moves pos to the next multiple of n (relative to byte 4). pos may
 // end up past len(b); the following check reports it.
 func (c *cursor) align(n int) {
-	if n > maxAlign {
-		n = maxAlign
-	}
+	n = min(n, maxAlign)
 	// Every XCDR1 alignment is a power of two: a mask, not a division
 	// (the division was a third of a scan header's decode time).
 	if n&(n-1) != 0 {
@@ -55,21 +53,20 @@ func (c *cursor) align(n int) {
 		}
 		return
 	}
-	c.pos += -(c.pos - EncapsulationSize) & (n - 1)
+	// The padding is -(pos-4) mod n, written 4-pos: the same bits.
+	c.pos += (EncapsulationSize - c.pos) & (n - 1)
 }
 
 // left returns the bytes remaining after pos (never negative).
 func (c *cursor) left() int {
-	if c.pos >= len(c.b) {
-		return 0
-	}
-	return len(c.b) - c.pos
+	return max(len(c.b)-c.pos, 0)
 }
 
-// need aligns to size and checks that size bytes follow.
+// need aligns to size and checks that size bytes follow (a pos past the
+// end leaves a negative count of bytes, which is short too).
 func (c *cursor) need(size int, field string) error {
 	c.align(size)
-	if c.pos > len(c.b) || len(c.b)-c.pos < size {
+	if len(c.b)-c.pos < size {
 		return shortErr(c.typ, field, c.pos, size, len(c.b)-c.pos)
 	}
 	return nil
@@ -125,7 +122,7 @@ func (c *cursor) float64(field string) (float64, error) {
 // skip aligns to align and steps over n bytes (n ≥ 0).
 func (c *cursor) skip(n, align int, field string) error {
 	c.align(align)
-	if c.pos > len(c.b) || len(c.b)-c.pos < n {
+	if len(c.b)-c.pos < n {
 		return shortErr(c.typ, field, c.pos, n, len(c.b)-c.pos)
 	}
 	c.pos += n
@@ -170,10 +167,12 @@ func (c *cursor) stringBytes(field string) ([]byte, error) {
 	}
 	s := c.b[c.pos : c.pos+int(n)]
 	c.pos += int(n)
-	if len(s) > 0 && s[len(s)-1] == 0 {
-		s = s[:len(s)-1]
-	} else if len(s) > 0 {
-		c.noNUL++
+	if len(s) > 0 {
+		if s[len(s)-1] == 0 {
+			s = s[:len(s)-1]
+		} else {
+			c.noNUL++
+		}
 	}
 	return s, nil
 }
@@ -236,13 +235,10 @@ func (c *cursor) skipFloat32s(n int, field string) error {
 func (c *cursor) checkFloat32s(n int, field string) error {
 	c.align(4)
 	have := len(c.b) - c.pos
-	if have >= 0 && have/4 >= n {
+	if have >= 4*n {
 		return nil
 	}
-	i := 0
-	if have > 0 {
-		i = have / 4
-	}
+	i := max(have, 0) / 4
 	off := c.pos + 4*i
 	return shortErr(c.typ, indexed(field, i), off, 4, len(c.b)-off)
 }

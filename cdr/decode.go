@@ -3,16 +3,13 @@ package cdr
 import (
 	"encoding/binary"
 	"math"
+	"strings"
 )
 
-// Minimum encoded sizes used to bound sequence counts before allocating.
-const (
-	// minTransformStamped: stamp 8 + two empty strings' lengths 4+4 +
-	// seven float64 56 (cdr.md §8.5).
-	minTransformStamped = 72
-	// minLaserScanTail: seven float32 and two sequence counts.
-	minLaserScanTail = 7*4 + 4 + 4
-)
+// minTransformStamped is the smallest encoded TransformStamped, used to
+// bound sequence counts before allocating: stamp 8 + two empty strings'
+// lengths 4+4 + seven float64 56 (cdr.md §8.5).
+const minTransformStamped = 72
 
 // Info describes how a message sat in its bytes, for callers that want to
 // flag oddities the decoder tolerates.
@@ -34,10 +31,10 @@ func (in Info) SuspiciousTrailing(data []byte) bool {
 	if in.Trailing > 3 {
 		return true
 	}
-	if in.Size < 0 || in.Size > len(data) {
+	if in.Size < 0 {
 		return false
 	}
-	for _, b := range data[in.Size:] {
+	for _, b := range data[min(in.Size, len(data)):] {
 		if b != 0 {
 			return true
 		}
@@ -100,12 +97,7 @@ func DecodeHeader(data []byte, typ string) (Header, error) {
 
 // shortName turns "sensor_msgs/msg/LaserScan" into "LaserScan" for paths.
 func shortName(typ string) string {
-	for i := len(typ) - 1; i >= 0; i-- {
-		if typ[i] == '/' {
-			return typ[i+1:]
-		}
-	}
-	return typ
+	return typ[strings.LastIndexByte(typ, '/')+1:]
 }
 
 // DecodeLaserScan decodes a whole sensor_msgs/msg/LaserScan message (4-byte
@@ -260,10 +252,7 @@ func (c *cursor) float32Fields(err error) error {
 		return err
 	}
 	names := [...]string{"angle_max", "angle_increment", "time_increment", "scan_time", "range_min", "range_max"}
-	i := max(de.Have, 0) / 4
-	if i >= len(names) {
-		i = len(names) - 1
-	}
+	i := de.Have / 4 // Have < 24, as the skip over the 24 bytes failed: i < 6
 	de.Field = names[i]
 	de.Offset += 4 * i
 	de.Need = 4
@@ -285,7 +274,7 @@ func DecodeTFMessage(data []byte) (TFMessage, error) {
 // /tf stream decodes without allocating. On error dst holds partial data.
 // The caller must not keep dst.Transforms across calls (copy the elements).
 func DecodeTFMessageInto(dst *TFMessage, data []byte) (Info, error) {
-	if len(data) >= EncapsulationSize && Encapsulation(binary.BigEndian.Uint16(data)) == CDRLE {
+	if enc, _ := ReadEncapsulation(data); enc == CDRLE {
 		if end, noNUL, ok := tfMessageLE(dst, data); ok {
 			return Info{Encapsulation: CDRLE, Size: end, Trailing: len(data) - end, StringsWithoutNUL: noNUL}, nil
 		}
@@ -329,46 +318,35 @@ func (c *cursor) transformStamped(t *TransformStamped) error {
 		return err
 	}
 	t.ChildFrameID = id
-	// Fast path: the seven float64 are contiguous once aligned.
+	// The seven float64 are contiguous once aligned: one check for all.
 	c.align(8)
-	if c.pos <= len(c.b) && len(c.b)-c.pos >= 56 {
-		var v [7]float64
-		b := c.b[c.pos : c.pos+56]
-		if c.le {
-			for i := range v {
-				v[i] = math.Float64frombits(binary.LittleEndian.Uint64(b[:8]))
-				b = b[8:]
-			}
-		} else {
-			for i := range v {
-				v[i] = math.Float64frombits(binary.BigEndian.Uint64(b[:8]))
-				b = b[8:]
-			}
+	if have := len(c.b) - c.pos; have < 56 {
+		i := max(have, 0) / 8 // the first value that does not fit
+		return shortErr(c.typ, transformFields[i], c.pos+8*i, 8, have-8*i)
+	}
+	var v [7]float64
+	b := c.b[c.pos : c.pos+56]
+	if c.le {
+		for i := range v {
+			v[i] = math.Float64frombits(binary.LittleEndian.Uint64(b[:8]))
+			b = b[8:]
 		}
-		c.pos += 56
-		t.Transform = Transform{Translation: Vector3{X: v[0], Y: v[1], Z: v[2]},
-			Rotation: Quaternion{X: v[3], Y: v[4], Z: v[5], W: v[6]}}
-		return nil
-	}
-	// Short: read field by field so the error names the first one missing.
-	fields := [...]struct {
-		p    *float64
-		name string
-	}{
-		{&t.Transform.Translation.X, "transform.translation.x"},
-		{&t.Transform.Translation.Y, "transform.translation.y"},
-		{&t.Transform.Translation.Z, "transform.translation.z"},
-		{&t.Transform.Rotation.X, "transform.rotation.x"},
-		{&t.Transform.Rotation.Y, "transform.rotation.y"},
-		{&t.Transform.Rotation.Z, "transform.rotation.z"},
-		{&t.Transform.Rotation.W, "transform.rotation.w"},
-	}
-	for _, f := range fields {
-		if *f.p, err = c.float64(f.name); err != nil {
-			return err
+	} else {
+		for i := range v {
+			v[i] = math.Float64frombits(binary.BigEndian.Uint64(b[:8]))
+			b = b[8:]
 		}
 	}
+	c.pos += 56
+	t.Transform = Transform{Translation: Vector3{X: v[0], Y: v[1], Z: v[2]},
+		Rotation: Quaternion{X: v[3], Y: v[4], Z: v[5], W: v[6]}}
 	return nil
+}
+
+// transformFields names a Transform's float64 fields in wire order.
+var transformFields = [...]string{
+	"transform.translation.x", "transform.translation.y", "transform.translation.z",
+	"transform.rotation.x", "transform.rotation.y", "transform.rotation.z", "transform.rotation.w",
 }
 
 // DecodeClock decodes a rosgraph_msgs/msg/Clock.

@@ -85,8 +85,5 @@ func indexed(name string, i int) string {
 
 // shortErr builds the error for a read that runs past the end.
 func shortErr(typ, field string, off, need, have int) *DecodeError {
-	if have < 0 {
-		have = 0
-	}
-	return &DecodeError{Type: typ, Field: field, Offset: off, Need: need, Have: have, Err: io.ErrUnexpectedEOF}
+	return &DecodeError{Type: typ, Field: field, Offset: off, Need: need, Have: max(have, 0), Err: io.ErrUnexpectedEOF}
 }

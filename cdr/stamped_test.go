@@ -117,26 +117,33 @@ func TestDecodeHeaderInto(t *testing.T) {
 	if n := testing.AllocsPerRun(100, func() { _ = DecodeHeaderInto(&h, scan, TypeLaserScan) }); n != 0 {
 		t.Errorf("%v allocations per decode with an unchanged frame id", n)
 	}
+	bad := func(id string) []byte {
+		return AppendLaserScan(nil, &LaserScan{Header: Header{FrameID: id}}, binary.BigEndian)
+	}
 	for _, tc := range []struct {
-		name  string
-		data  []byte
-		err   error
-		field string
+		name   string
+		data   []byte
+		err    error
+		field  string
+		offset int
+		detail string
 	}{
-		{"short stamp", scan[:10], io.ErrUnexpectedEOF, "LaserScan.header.stamp.nanosec"},
-		{"short frame id", scan[:18], ErrBadLength, "LaserScan.header.frame_id"},
-		{"xcdr2", append([]byte{0, 7, 0, 0}, scan[4:]...), ErrUnsupportedEncapsulation, "encapsulation"},
-		{"invalid utf-8", AppendLaserScan(nil, &LaserScan{Header: Header{FrameID: "a\xffb"}}, binary.LittleEndian), ErrBadFrameID, "LaserScan.header.frame_id"},
-		{"control byte", AppendLaserScan(nil, &LaserScan{Header: Header{FrameID: "a\x00b"}}, binary.BigEndian), ErrBadFrameID, "LaserScan.header.frame_id"},
+		{"short stamp", scan[:10], io.ErrUnexpectedEOF, "LaserScan.header.stamp.nanosec", 8, ""},
+		{"short frame id", scan[:18], ErrBadLength, "LaserScan.header.frame_id", 12, "string length 10"},
+		{"xcdr2", append([]byte{0, 7, 0, 0}, scan[4:]...), ErrUnsupportedEncapsulation, "encapsulation", 0, "CDR2_LE (0x0007)"},
+		{"invalid utf-8", AppendLaserScan(nil, &LaserScan{Header: Header{FrameID: "a\xffb"}}, binary.LittleEndian), ErrBadFrameID, "LaserScan.header.frame_id", 12, "not valid UTF-8"},
+		{"NUL", bad("a\x00b"), ErrBadFrameID, "LaserScan.header.frame_id", 12, "control byte 0x00 at index 1"},
+		{"unit separator", bad("ab\x1f"), ErrBadFrameID, "LaserScan.header.frame_id", 12, "control byte 0x1f at index 2"},
+		{"DEL", bad("\x7f"), ErrBadFrameID, "LaserScan.header.frame_id", 12, "control byte 0x7f at index 0"},
 	} {
 		err := DecodeHeaderInto(&h, tc.data, TypeLaserScan)
 		var de *DecodeError
-		if !errors.Is(err, tc.err) || !errors.As(err, &de) || de.Field != tc.field {
-			t.Errorf("%s: %v (want %v at %s)", tc.name, err, tc.err, tc.field)
+		if !errors.Is(err, tc.err) || !errors.As(err, &de) || de.Field != tc.field || de.Offset != tc.offset || de.Detail != tc.detail {
+			t.Errorf("%s: %v (want %v at %s, byte %d, %q)", tc.name, err, tc.err, tc.field, tc.offset, tc.detail)
 		}
 	}
-	// empty and slash-led frame ids are legal on the wire
-	for _, id := range []string{"", "/map"} {
+	// empty and slash-led frame ids are legal on the wire, and so is a space
+	for _, id := range []string{"", "/map", "a b"} {
 		b := AppendLaserScan(nil, &LaserScan{Header: Header{FrameID: id}}, binary.LittleEndian)
 		if err := DecodeHeaderInto(&h, b, TypeLaserScan); err != nil || h.FrameID != id {
 			t.Errorf("%q: %v %q", id, err, h.FrameID)
@@ -221,6 +228,21 @@ func TestMalformedDefinitions(t *testing.T) {
 			t.Errorf("%s %.40q: %+v, want decided stamped=%v", tc.enc, tc.def, got, tc.stamped)
 		case tc.reason != "" && (got.Known || got.Stamped || !strings.HasPrefix(got.Reason, tc.reason)):
 			t.Errorf("%s %.40q: %+v, want not analysed: %q...", tc.enc, tc.def, got, tc.reason)
+		}
+	}
+}
+
+// TestTableKey: "pkg/msg/Type" becomes "pkg/Type"; a name with no package,
+// or with more after the type, is kept.
+func TestTableKey(t *testing.T) {
+	for in, want := range map[string]string{
+		"sensor_msgs/msg/LaserScan": "sensor_msgs/LaserScan",
+		"sensor_msgs/LaserScan":     "sensor_msgs/LaserScan",
+		"/msg/LaserScan":            "/msg/LaserScan",
+		"p/msg/a/B":                 "p/msg/a/B",
+	} {
+		if got := tableKey(in); got != want {
+			t.Errorf("tableKey(%q) = %q, want %q", in, got, want)
 		}
 	}
 }

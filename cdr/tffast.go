@@ -14,7 +14,8 @@ import (
 // returns the end position and the number of strings without their NUL.
 func tfMessageLE(m *TFMessage, b []byte) (end, noNUL int, ok bool) {
 	const origin = EncapsulationSize // alignment is relative to the body
-	align := func(p, n int) int { return p + (-(p - origin) & (n - 1)) }
+	// as cursor.align: the padding is -(p-origin) mod n
+	align := func(p, n int) int { return p + ((origin - p) & (n - 1)) }
 	p := origin
 	if len(b) < p+4 {
 		return 0, 0, false
