@@ -91,7 +91,6 @@ func splitDefinition(def string) []defBlock {
 type msgField struct {
 	typ, name string
 	array     bool
-	line      int
 }
 
 // msgFields parses the field lines of one .msg text by the rules of
@@ -122,7 +121,7 @@ func msgFields(text string, max int) ([]msgField, error) {
 		if err != nil || !validMsgType(base) || !validIdent(name) {
 			return out, fmt.Errorf("%w: line %d %q is not a field", ErrDefinition, i+1, clip(l))
 		}
-		out = append(out, msgField{typ: base, name: name, array: array, line: i + 1})
+		out = append(out, msgField{typ: base, name: name, array: array})
 		if len(out) >= max {
 			break
 		}
@@ -132,20 +131,15 @@ func msgFields(text string, max int) ([]msgField, error) {
 
 // splitArray strips "[]", "[N]" or "[<=N]" from a .msg field type.
 func splitArray(typ string) (string, bool, error) {
-	i := strings.IndexByte(typ, '[')
-	if i < 0 {
+	base, bound, ok := strings.Cut(typ, "[")
+	if !ok {
 		return typ, false, nil
 	}
-	if !strings.HasSuffix(typ, "]") || strings.Count(typ, "[") != 1 {
+	bound, ok = strings.CutSuffix(bound, "]")
+	if !ok || strings.Trim(strings.TrimPrefix(bound, "<="), "0123456789") != "" {
 		return typ, false, ErrDefinition
 	}
-	n := strings.TrimPrefix(typ[i+1:len(typ)-1], "<=")
-	for _, r := range n {
-		if r < '0' || r > '9' {
-			return typ, false, ErrDefinition
-		}
-	}
-	return typ[:i], true, nil
+	return base, true, nil
 }
 
 // validMsgType accepts "pkg/Type", "pkg/msg/Type", "Type" and bounded

@@ -69,12 +69,12 @@ func idlTokens(text string) ([]string, error) {
 		switch {
 		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
 			i++
-		case strings.HasPrefix(text[i:], "//"):
-			j := strings.IndexByte(text[i:], '\n')
-			if j < 0 {
+		case strings.HasPrefix(text[i:], "//") || c == '#': // a comment, a preprocessor line (#include)
+			_, rest, ok := strings.Cut(text[i:], "\n")
+			if !ok {
 				return toks, nil
 			}
-			i += j + 1
+			i = len(text) - len(rest)
 		case strings.HasPrefix(text[i:], "/*"):
 			j := strings.Index(text[i+2:], "*/")
 			if j < 0 {
@@ -94,12 +94,6 @@ func idlTokens(text string) ([]string, error) {
 			}
 			toks = append(toks, text[i:j+1])
 			i = j + 1
-		case c == '#': // preprocessor line (#include)
-			j := strings.IndexByte(text[i:], '\n')
-			if j < 0 {
-				return toks, nil
-			}
-			i += j + 1
 		case c == '_' || c == ':' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '-':
 			j := i
 			for j < len(text) {
@@ -126,14 +120,8 @@ func idlMembers(text, name string, max int) ([]FirstField, error) {
 	if err != nil {
 		return nil, err
 	}
-	start := -1
-	for i := 0; i+2 < len(toks); i++ {
-		if toks[i] == "struct" && toks[i+1] == name && toks[i+2] == "{" {
-			start = i + 3
-			break
-		}
-	}
-	if start < 0 {
+	start, ok := structBody(toks, name)
+	if !ok {
 		return nil, fmt.Errorf("%w: no `struct %s {`", ErrDefinition, name)
 	}
 	var out []FirstField
@@ -182,6 +170,16 @@ func idlMembers(text, name string, max int) ([]FirstField, error) {
 	return out, nil
 }
 
+// structBody returns the index of the token after `struct name {`.
+func structBody(toks []string, name string) (int, bool) {
+	for i := 0; i+2 < len(toks); i++ {
+		if toks[i] == "struct" && toks[i+1] == name && toks[i+2] == "{" {
+			return i + 3, true
+		}
+	}
+	return 0, false
+}
+
 // idlMember parses `type name;`, `type name[N];`, `sequence<T> name;`.
 func idlMember(decl []string) (FirstField, bool) {
 	if len(decl) < 2 {
@@ -189,11 +187,13 @@ func idlMember(decl []string) (FirstField, bool) {
 	}
 	arr := false
 	if decl[len(decl)-1] == "]" {
-		k := len(decl) - 1
-		for k >= 0 && decl[k] != "[" {
-			k--
+		k := 0 // the last '[' after the first token
+		for i := 1; i < len(decl); i++ {
+			if decl[i] == "[" {
+				k = i
+			}
 		}
-		if k < 1 {
+		if k == 0 {
 			return FirstField{}, false
 		}
 		decl, arr = decl[:k], true

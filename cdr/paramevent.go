@@ -166,10 +166,8 @@ func (c *cursor) parameterValue(v *ParameterValue) error {
 	if err != nil {
 		return err
 	}
-	if n > 0 {
-		v.ByteArrayValue = append([]byte(nil), c.b[c.pos:c.pos+n]...)
-		c.pos += n
-	}
+	v.ByteArrayValue = append([]byte(nil), c.b[c.pos:c.pos+n]...) // nil when n is 0
+	c.pos += n
 	if n, err = c.count(1, "bool_array_value"); err != nil {
 		return err
 	}

@@ -107,9 +107,22 @@ func TestParameterEventErrors(t *testing.T) {
 	}
 }
 
+// TestParameterCountBound: a parameter count is checked against the
+// smallest Parameter, 46 bytes without padding (name length 4, type 1,
+// bool 1, int64 8, float64 8, string length 4, five counts 20): in the doc
+// example, 76 bytes follow the new_parameters count at byte 32, so a count
+// of 2 claims 92.
+func TestParameterCountBound(t *testing.T) {
+	data := unhex(t, hexParamEventLE)
+	binary.LittleEndian.PutUint32(data[32:], 2)
+	_, err := DecodeParameterEvent(data)
+	checkDecodeError(t, err, &DecodeError{Field: "ParameterEvent.new_parameters", Offset: 32, Need: 92, Have: 76,
+		Detail: "count 2", Err: ErrBadLength})
+}
+
 func TestParameterTypeString(t *testing.T) {
 	for typ, want := range map[ParameterType]string{ParameterNotSet: "not_set", ParameterBool: "bool",
-		ParameterStringArray: "string_array", 42: "type(42)"} {
+		ParameterStringArray: "string_array", 10: "type(10)", 42: "type(42)"} {
 		if got := typ.String(); got != want {
 			t.Errorf("%d: %q want %q", typ, got, want)
 		}

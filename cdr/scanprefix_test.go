@@ -1,6 +1,7 @@
 package cdr
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"io"
@@ -119,4 +120,51 @@ func FuzzDecodeLaserScanPrefix(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte, k uint16) {
 		checkScanPrefix(t, data, min(int(k), len(data)))
 	})
+}
+
+// TestScanPrefixEdges pins DecodeLaserScanPrefixInto on the 72-byte doc
+// example (ranges count at 52, intensities count at 68) read as a prefix:
+// the intensities count may end exactly at the payload's end and may be
+// torn by the prefix's end; a count at the cap 2^24 is accepted when the
+// payload is that long.
+func TestScanPrefixEdges(t *testing.T) {
+	scan := unhex(t, hexScanLE)
+	capped := bytes.Clone(scan[:56])
+	binary.LittleEndian.PutUint32(capped[52:], maxCount)
+	above := bytes.Clone(capped)
+	binary.LittleEndian.PutUint32(above[52:], maxCount+1)
+	const capSize = 56 + 4*maxCount + 4
+	tests := []struct {
+		name             string
+		data             []byte
+		size             int64
+		ranges, intenses int
+		want             *DecodeError
+	}{
+		{"intensities count ends the payload", scan[:56], 72, 3, -1, nil},
+		{"intensities count torn by the prefix", scan[:70], 72, 3, -1, nil},
+		{"intensities count in the prefix", scan[:72], 76, 3, 0, nil},
+		{"no room for the intensities count", scan[:56], 71, 0, 0, &DecodeError{Field: "LaserScan.intensities", Offset: 68,
+			Need: 4, Have: 3, Err: io.ErrUnexpectedEOF}},
+		{"prefix inside the header", scan[:10], 72, 0, 0, &DecodeError{Field: "LaserScan.header.stamp.nanosec", Offset: 8,
+			Need: 4, Have: 2, Detail: "only the first 10 of 72 bytes were read", Err: io.ErrUnexpectedEOF}},
+		{"ranges at the cap", capped, capSize, maxCount, -1, nil},
+		{"ranges at the cap, payload one byte short", capped, capSize - 5, 0, 0, &DecodeError{Field: "LaserScan.ranges", Offset: 52,
+			Need: 4 * maxCount, Have: 4*maxCount - 1, Detail: "count 16777216", Err: ErrBadLength}},
+		{"ranges above the cap", above, capSize + 4, 0, 0, &DecodeError{Field: "LaserScan.ranges", Offset: 52,
+			Need: 4 * (maxCount + 1), Have: 4*maxCount + 8, Detail: "count 16777217 exceeds the cap of 16777216", Err: ErrBadLength}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var h ScanHeader
+			err := DecodeLaserScanPrefixInto(&h, tt.data, tt.size)
+			if tt.want != nil {
+				checkDecodeError(t, err, tt.want)
+				return
+			}
+			if err != nil || h.NumRanges != tt.ranges || h.NumIntensities != tt.intenses || h.Header != exampleScan.Header {
+				t.Errorf("got %+v, %v; want %d ranges, %d intensities", h, err, tt.ranges, tt.intenses)
+			}
+		})
+	}
 }
