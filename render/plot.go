@@ -2,6 +2,7 @@ package render
 
 import (
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -151,9 +152,10 @@ func decimate(pts []analysis.Point, max int) []analysis.Point {
 	per := float64(fin) / float64(buckets)
 	i, b := 0, 0
 	var lo, hi analysis.Point
-	var loI, hiI, n int
+	var loI, hiI int
+	empty := true // the current bucket has no point yet
 	flush := func() {
-		if n == 0 {
+		if empty {
 			return
 		}
 		if loI <= hiI {
@@ -164,7 +166,7 @@ func decimate(pts []analysis.Point, max int) []analysis.Point {
 		} else {
 			clean = append(clean, hi, lo)
 		}
-		n = 0
+		empty = true
 	}
 	for _, p := range pts {
 		if !finite(p.X) || !finite(p.Y) {
@@ -174,13 +176,13 @@ func decimate(pts []analysis.Point, max int) []analysis.Point {
 			flush()
 			b = nb
 		}
-		if n == 0 || p.Y < lo.Y {
+		if empty || p.Y < lo.Y {
 			lo, loI = p, i
 		}
-		if n == 0 || p.Y > hi.Y {
+		if empty || p.Y > hi.Y {
 			hi, hiI = p, i
 		}
-		n++
+		empty = false
 		i++
 	}
 	flush()
@@ -194,7 +196,7 @@ func niceStep(span float64, n int) float64 {
 	}
 	raw := span / float64(n)
 	mag := math.Pow(10, math.Floor(math.Log10(raw)))
-	for _, m := range []float64{1, 2, 5, 10} {
+	for _, m := range []float64{1, 2, 5} {
 		if raw <= m*mag {
 			return m * mag
 		}
@@ -202,16 +204,16 @@ func niceStep(span float64, n int) float64 {
 	return 10 * mag
 }
 
-// trimFloat prints v with as many decimals as step needs.
+// trimFloat prints v with as many decimals as step needs; a value that
+// prints as zero reads "0", never "-0" (ticks stepped to zero carry float
+// error of either sign).
 func trimFloat(v, step float64) string {
-	dec := 0
-	if step < 1 {
-		dec = int(math.Ceil(-math.Log10(step)))
+	dec := max(0, int(math.Ceil(-math.Log10(step))))
+	s := strconv.FormatFloat(v, 'f', dec, 64)
+	if strings.Trim(s, "-0.") == "" {
+		return strings.TrimPrefix(s, "-")
 	}
-	if math.Abs(v) < step*1e-9 {
-		v = 0
-	}
-	return strconv.FormatFloat(v, 'f', dec, 64)
+	return s
 }
 
 // decadeAbove is the smallest power of ten ≥ v (v > 0).
@@ -225,7 +227,7 @@ func decadeLabel(v float64) string {
 		return "0"
 	}
 	sign := ""
-	if v < 0 {
+	if math.Signbit(v) {
 		sign = "−"
 	}
 	a := math.Abs(v)
@@ -325,19 +327,14 @@ func diffPlot(r *analysis.Report, dur float64) *plot {
 	p.Data.X0, p.Data.X1 = xDomain(dur, xs...)
 	p.Data.Y0, p.Data.Y1 = -top, top
 
-	// Decade ticks, the same on both sides of zero; every third decade
-	// when the range is wide. The page thins them further when narrow.
+	// Decade ticks from 1 ms up to top, the same on both sides of zero;
+	// past six decades (top above 100 s) only every third one (1 ms, 1 s,
+	// 1000 s, 1e6 s, 1e9 s). The page thins them further when narrow. top
+	// and d are both math.Pow(10, integer), so d <= top compares exactly.
 	var decades []float64
-	n := 0
-	for e := -3; e <= 12; e++ {
-		if math.Pow(10, float64(e)) <= top*1.0001 {
-			n++
-		}
-	}
+	wide := top > 100
 	for e := 12; e >= -3; e-- {
-		// Every third decade (1 ms, 1 s, 1000 s, 1e6 s, 1e9 s) when the
-		// range is wide.
-		if d := math.Pow(10, float64(e)); d <= top*1.0001 && (n <= 6 || (e+3)%3 == 0) {
+		if d := math.Pow(10, float64(e)); d <= top && (!wide || e%3 == 0) {
 			decades = append(decades, d)
 		}
 	}
@@ -556,9 +553,7 @@ func outcomePlot(r *analysis.Report, dur float64) *plot {
 	if !finite(width) {
 		width = roundUp125((d.X1 - d.X0) / 100)
 	}
-	if n := (d.X1 - d.X0) / width; n > float64(nb) {
-		width *= math.Ceil(n / float64(nb))
-	}
+	width *= math.Max(1, math.Ceil((d.X1-d.X0)/width/float64(nb)))
 	type key struct {
 		bin int64
 		o   string
@@ -591,10 +586,11 @@ func outcomePlot(r *analysis.Report, dur float64) *plot {
 		}
 		maxStack = max(maxStack, n)
 	}
-	sort.Slice(binList, func(i, j int) bool { return binList[i] < binList[j] })
+	slices.Sort(binList)
 	step := math.Max(1, niceStep(float64(maxStack), 4))
 	d.Y0, d.Y1 = 0, math.Ceil(float64(maxStack)/step)*step
-	for v := 0.0; v <= d.Y1+1e-9; v += step {
+	// step is 1, 2 or 5 times a power of ten ≥ 1: whole numbers, exact.
+	for v := 0.0; v <= d.Y1; v += step {
 		d.YTicks = append(d.YTicks, tick{V: v, Label: strconv.FormatFloat(v, 'f', 0, 64)})
 	}
 	d.Bucket = width
@@ -624,7 +620,7 @@ func roundUp125(v float64) float64 {
 		return 1
 	}
 	mag := math.Pow(10, math.Floor(math.Log10(v)))
-	for _, m := range []float64{1, 2, 5, 10} {
+	for _, m := range []float64{1, 2, 5} {
 		if v <= m*mag*(1+1e-9) {
 			return m * mag
 		}
