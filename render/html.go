@@ -2,12 +2,14 @@ package render
 
 import (
 	"bufio"
+	"cmp"
 	_ "embed"
 	"fmt"
 	"html/template"
 	"io"
 	"math"
 	"path"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -131,10 +133,8 @@ type tableOf[T any] struct {
 }
 
 func capRows[T any](rows []T) tableOf[T] {
-	if len(rows) > maxTableRows {
-		return tableOf[T]{Rows: rows[:maxTableRows], Omitted: len(rows) - maxTableRows}
-	}
-	return tableOf[T]{Rows: rows}
+	n := min(len(rows), maxTableRows)
+	return tableOf[T]{Rows: rows[:n], Omitted: len(rows) - n}
 }
 
 // jumpsArg feeds the "jumps" sub-template.
@@ -175,9 +175,7 @@ func newPage(r *analysis.Report) *page {
 		p.Sentence = "No verdict: the analysis produced none."
 	}
 	p.Tone, p.ToneText = tone(r.Summary.Findings)
-	if r.Bag.EndNS > r.Bag.StartNS {
-		p.Duration = nsToS(r.Bag.EndNS - r.Bag.StartNS)
-	}
+	p.Duration = max(0, diffS(r.Bag.EndNS, r.Bag.StartNS))
 	for _, c := range r.Verdict.Commands {
 		if strings.Contains(c, "tf2_echo") {
 			p.HasEcho = true
@@ -330,11 +328,8 @@ func CountText(m map[string]int) string {
 	for k := range m {
 		keys = append(keys, k)
 	}
-	sort.Slice(keys, func(i, j int) bool {
-		if m[keys[i]] != m[keys[j]] {
-			return m[keys[i]] > m[keys[j]]
-		}
-		return keys[i] < keys[j]
+	slices.SortFunc(keys, func(a, b string) int {
+		return cmp.Or(cmp.Compare(m[b], m[a]), strings.Compare(a, b))
 	})
 	parts := make([]string, len(keys))
 	for i, k := range keys {
@@ -357,12 +352,12 @@ func splitCommand(c string) (cmd, note string) {
 		return "", strings.TrimSpace(strings.TrimLeft(c, "#"))
 	}
 	for _, sep := range []string{"  (", "  # ", " # "} {
-		if i := strings.Index(c, sep); i > 0 {
-			n := strings.TrimSpace(c[i+len(sep):])
+		if cmd, n, ok := strings.Cut(c, sep); ok {
+			n = strings.TrimSpace(n)
 			if sep == "  (" {
 				n = strings.TrimSuffix(n, ")")
 			}
-			return strings.TrimSpace(c[:i]), n
+			return strings.TrimSpace(cmd), n
 		}
 	}
 	return c, ""
@@ -492,7 +487,7 @@ func humanSeconds(s float64) string {
 	}
 	a := math.Abs(s)
 	sign := ""
-	if s < 0 {
+	if math.Signbit(s) {
 		sign = "−"
 	}
 	switch {
