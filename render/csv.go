@@ -132,7 +132,8 @@ func diffSeconds(r *analysis.ScanRow) string {
 // subNS returns a − b and whether it fits in an int64.
 func subNS(a, b int64) (int64, bool) {
 	d := a - b
-	if (b > 0 && d > a) || (b < 0 && d < a) {
+	// It overflowed when a and b differ in sign and d's sign is not a's.
+	if (a^b)&(a^d) < 0 {
 		return 0, false
 	}
 	return d, true

@@ -1,11 +1,13 @@
 package render
 
 import (
+	"cmp"
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
 	"html/template"
 	"io"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -138,16 +140,10 @@ func triage(r archive.Row) (int, string) {
 // path within a group.
 func IndexOrder(rows []archive.Row) []archive.Row {
 	out := append([]archive.Row(nil), rows...)
-	sort.SliceStable(out, func(i, j int) bool {
-		ri, _ := triage(out[i])
-		rj, _ := triage(out[j])
-		if ri != rj {
-			return ri < rj
-		}
-		if out[i].Drops != out[j].Drops {
-			return out[i].Drops > out[j].Drops
-		}
-		return out[i].Path < out[j].Path
+	slices.SortStableFunc(out, func(a, b archive.Row) int {
+		ra, _ := triage(a)
+		rb, _ := triage(b)
+		return cmp.Or(cmp.Compare(ra, rb), cmp.Compare(b.Drops, a.Drops), strings.Compare(a.Path, b.Path))
 	})
 	return out
 }

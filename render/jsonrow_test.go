@@ -107,7 +107,9 @@ func TestAppendJSONScan(t *testing.T) {
 	add(func(r *analysis.ScanRow) {
 		r.StampNS, r.LogTimeNS, r.FilterWaitNS, r.FilterWaitTF = math.MinInt64, -1, -2, -3
 	})
-	for _, s := range []string{"", "a\"b", "back\\slash", "<script>&", "tab\tnew\nline\x01\x7f", "caf\u00e9", "bad\xff\xfeutf8", "\u2028\u2029", "=HYPERLINK(\"x\")"} {
+	for _, s := range []string{"", "a\"b", "back\\slash", "<script>&", "tab\tnew\nline\x01\x7f", "caf\u00e9", "bad\xff\xfeutf8", "\u2028\u2029", "=HYPERLINK(\"x\")",
+		// One character alone: each test of the fast path decides by itself.
+		"\"", "\\", "<", ">", "&", "\x01", "\x1f", " ", "~", "\x7f", "\xff", "\u00e9"} {
 		add(func(r *analysis.ScanRow) { r.Topic, r.FrameID, r.TargetFrame, r.FilterReason, r.Type = s, s, s, s, s })
 		add(func(r *analysis.ScanRow) {
 			r.FilterLogLine, r.Class, r.StalestParent, r.StalestChild, r.StalestTopic = s, analysis.Class(s), s, "c", s

@@ -435,8 +435,8 @@ func clockPlot(r *analysis.Report, dur float64) *plot {
 	pad := (hi - lo) * 0.05
 	step := niceStep(hi-lo+2*pad, 6)
 	d.Y0, d.Y1 = math.Floor((lo-pad)/step)*step, math.Ceil((hi+pad)/step)*step
-	if lo >= 0 && d.Y0 < 0 {
-		d.Y0 = 0
+	if lo >= 0 {
+		d.Y0 = math.Max(d.Y0, 0)
 	}
 	for v := d.Y0; v <= d.Y1+step*1e-9 && len(d.YTicks) < 20; v += step {
 		d.YTicks = append(d.YTicks, tick{V: v, Label: trimFloat(v, step)})

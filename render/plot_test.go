@@ -344,6 +344,11 @@ func TestClockPlotAxis(t *testing.T) {
 			t.Errorf("%s: drawn y %v, want %v", tc.name, d.Series[0].Y, want)
 		}
 	}
+	// Near −1e17 the 5 s step is below float64's resolution and the
+	// tick loop cannot advance: it stops at 20 ticks.
+	if d := clockPlot(clockReport(-1e17, -1e17+16), 0).Data; len(d.YTicks) != 20 {
+		t.Errorf("stuck step: %d ticks, want 20", len(d.YTicks))
+	}
 	// A span of exactly 1e-9 s is drawn as it is, not widened to 1 s.
 	if d := clockPlot(clockReport(0, 1e-9), 0).Data; d.Y1 > 1e-8 {
 		t.Errorf("span 1e-9: y up to %g, want about 1.1e-9", d.Y1)

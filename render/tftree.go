@@ -2,6 +2,7 @@ package render
 
 import (
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -122,18 +123,16 @@ func classifyEdges(links []analysis.TFLink) []string {
 			continue
 		}
 		// Neighbours: the other dynamic links that share a frame.
-		n, same := 0, 0
+		n, same := 0, false
 		for _, f := range []string{l.Parent, l.Child} {
 			for _, j := range byFrame[f] {
 				if j != i {
 					n++
-					if kinds[j] == kinds[i] {
-						same++
-					}
+					same = same || kinds[j] == kinds[i]
 				}
 			}
 		}
-		if n > 0 && same == 0 {
+		if n > 0 && !same {
 			out[i] = edgeOtherClock
 			continue
 		}
@@ -192,13 +191,12 @@ func tfTreePicture(links []analysis.TFLink, pairs []analysis.PairSummary) *tfPic
 			return
 		}
 		if len(order) >= treeMaxNodes {
-			pic.Omitted++
 			return
 		}
 		pos[f] = placed{depth: depth, row: len(order), link: link}
 		order = append(order, f)
 		idx := children[f]
-		sort.Slice(idx, func(a, b int) bool { return links[idx[a]].Child < links[idx[b]].Child })
+		slices.SortFunc(idx, func(a, b int) int { return strings.Compare(links[a].Child, links[b].Child) })
 		for _, i := range idx {
 			walk(links[i].Child, depth+1, i)
 		}
@@ -217,6 +215,8 @@ func tfTreePicture(links []analysis.TFLink, pairs []analysis.PairSummary) *tfPic
 	for _, f := range left {
 		walk(f, 0, -1)
 	}
+	// Counted once each: a frame past the cap can be reached twice.
+	pic.Omitted = len(frames) - len(order)
 
 	// Paths: the links from each pair's scan frame up to the common
 	// ancestor with its target, and down to the target.
