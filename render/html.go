@@ -35,13 +35,11 @@ var tmpl = sync.OnceValue(func() *template.Template {
 		"rel":     relS,
 		"bytes":   humanBytes,
 		"pct":     pct,
-		"classOf": classInfo,
 		"outcome": outcomeColor,
 		"add":     func(a, b float64) float64 { return a + b },
 		"sub":     func(a, b float64) float64 { return a - b },
 		"g":       func(v float64) string { return strconv.FormatFloat(v, 'g', 6, 64) },
 		"rate":    func(v float64) string { return strconv.FormatFloat(v, 'f', 2, 64) },
-		"div2":    func(v float64) float64 { return v / 2 },
 		"dS":      diffS,
 		"jumpsOf": func(t tableOf[analysis.ClockJump], start int64) jumpsArg { return jumpsArg{T: t, Start: start} },
 	}).Parse(reportTemplate))
@@ -152,13 +150,6 @@ var classMeaning = map[string]struct{ color, meaning string }{
 	string(analysis.ClockSkew):          {"#d97706", "same clock family but seconds apart: machines out of sync"},
 	string(analysis.StaticOnly):         {"#64748b", "only static links on the path: a clock mismatch is invisible here"},
 	string(analysis.NoTransform):        {"#334155", "the message's frame is not (yet) connected to the target in tf"},
-}
-
-func classInfo(c string) string {
-	if m, ok := classMeaning[c]; ok {
-		return m.color
-	}
-	return "#475569"
 }
 
 func newPage(r *analysis.Report) *page {
