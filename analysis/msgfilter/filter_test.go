@@ -366,3 +366,32 @@ func TestLastCallbackDecides(t *testing.T) {
 		t.Fatalf("got %+v\nwant %+v", rec.got, want)
 	}
 }
+
+// TestToleranceRecheckAfterClear: the re-check after the last callback asks
+// for stamp + tolerance again, not only for the stamp. The stamp + tolerance
+// request is answered at arrival; a clear then takes its data away, and the
+// stamp's request completes on data that stops short of stamp + tolerance:
+// tf2_ros drops the message with 'unknown' (the same stream goes through the
+// ROS 1 filter in TestMessageFilterOracleBoundaries).
+func TestToleranceRecheckAfterClear(t *testing.T) {
+	r := newRig(t, 10*s)
+	f, rec := r.filter("odom", Params{QueueSize: 10, ToleranceNS: 100 * ms})
+	r.set(link("odom", "laser", 100*s), false, 1)
+	r.set(link("odom", "laser", 100200*ms), false, 2)
+	// 99.95 s is before the first odom pose: it waits; 100.05 s is covered.
+	f.Add(Msg{Key: 1, FrameID: "laser", StampNS: 99950 * ms, ArrivalNS: 3})
+	if len(rec.got) != 0 || f.g.Pending() != 1 {
+		t.Fatalf("on arrival: %+v, pending %d", rec.got, f.g.Pending())
+	}
+	r.buf.Clear()
+	r.set(link("odom", "laser", 99900*ms), false, 4) // one pose: 99.95 s not yet
+	if len(rec.got) != 0 {
+		t.Fatalf("decided on one pose: %+v", rec.got)
+	}
+	r.set(link("odom", "laser", 100*s), false, 5) // 99.95 s now, 100.05 s no longer
+	want := Result{Key: 1, Outcome: DroppedUnknown, Reason: ReasonUnknown, DecidedAtNS: 5, WaitNS: 2, WaitTFMessages: 2,
+		LogLine: "Message Filter dropping message: frame 'laser' at time 99.950 for reason 'unknown'"}
+	if len(rec.got) != 1 || rec.got[0] != want {
+		t.Fatalf("got %+v\nwant %+v", rec.got, want)
+	}
+}

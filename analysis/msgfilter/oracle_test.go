@@ -783,3 +783,84 @@ func TestMessageFilterOracleDifferences(t *testing.T) {
 		})
 	}
 }
+
+// TestMessageFilterOracleBoundaries runs the boundaries a one-character
+// change would move through the real ROS 1 filter, on streams where ROS 1
+// and ROS 2 agree (up to difference 2's reasons): the queue exactly at its
+// size, a stamp exactly at the cache edge and one nanosecond past it, and a
+// tolerance whose second stamp the final re-check must still ask for. Both
+// sides must decide every message as listed, at the listed input line.
+func TestMessageFilterOracleBoundaries(t *testing.T) {
+	bin := buildMFOracle(t)
+	tfAt := func(ns int64) mfEvent { return mfEvent{op: "tf", parent: "odom", child: "laser", stampNS: ns} }
+	scanAt := func(i int, ns int64) mfEvent { return mfEvent{op: "scan", frame: "laser", stampNS: ns, index: i} }
+	type want struct {
+		ours Outcome
+		ros1 string
+		line int
+	}
+	for _, tc := range []struct {
+		name   string
+		c      mfConfig
+		events []mfEvent
+		want   map[int]want
+	}{
+		{
+			// Queue 2: two waiting messages fill it and evict nothing; the
+			// third, waiting too, evicts the oldest on both sides.
+			name: "queue exactly full",
+			c:    mfConfig{target: "odom", queue: 2, cacheNS: 10e9},
+			events: []mfEvent{tfAt(100e9), tfAt(101e9), scanAt(0, 102e9), scanAt(1, 103e9),
+				scanAt(2, 104e9), tfAt(105e9)},
+			want: map[int]want{
+				0: {DroppedQueueFull, "dropped_queue_full", 5},
+				1: {PassedAfterWait, "passed_after_wait", 6},
+				2: {PassedAfterWait, "passed_after_wait", 6},
+			},
+		},
+		{
+			// Cache 1 s, latest data 101.5 s: 100.5 s is exactly at the edge
+			// (t + cache == L) and waits; 1 ns older is too old at once; the
+			// next pose (L = 101.6 s) makes the waiting one too old.
+			name: "stamp at the cache edge",
+			c:    mfConfig{target: "odom", queue: 10, cacheNS: 1e9},
+			events: []mfEvent{tfAt(101e9), tfAt(101_500_000_000), scanAt(0, 100_500_000_000),
+				scanAt(1, 100_500_000_000-1), tfAt(101_600_000_000)},
+			want: map[int]want{
+				0: {DroppedOutTheBack, "dropped_retest_unknown", 5},
+				1: {DroppedOutTheBack, "dropped_out_the_back", 4},
+			},
+		},
+		{
+			// TestToleranceRecheckAfterClear's stream: 100.05 s is answered
+			// at arrival, the clear takes its data away, and 99.95 s
+			// completes on poses that stop at 100.0 s.
+			name: "tolerance re-checked after a clear",
+			c:    mfConfig{target: "odom", queue: 10, cacheNS: 10e9, tolNS: 100e6},
+			events: []mfEvent{tfAt(100e9), tfAt(100_200_000_000), scanAt(0, 99_950_000_000),
+				{op: "clear"}, tfAt(99_900_000_000), tfAt(100e9)},
+			want: map[int]want{
+				0: {DroppedUnknown, "dropped_retest_unknown", 6},
+			},
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			peer := runMFOracle(t, bin, tc.c, tc.events)
+			ours := emulate(tc.c, tc.events, 0)
+			if len(peer) != len(tc.want) || len(ours) != len(tc.want) {
+				t.Errorf("decided: ROS 1 %d, ours %d messages, want %d", len(peer), len(ours), len(tc.want))
+			}
+			for i, w := range tc.want {
+				if p := peer[i]; p.ros1Outcome != w.ros1 || p.line != w.line {
+					t.Errorf("ROS 1 message %d: %s at line %d, want %s at line %d", i, p.ros1Outcome, p.line, w.ros1, w.line)
+				}
+				if o := ours[i]; o.outcome != w.ours || o.line != w.line {
+					t.Errorf("ours message %d: %s at line %d, want %s at line %d", i, o.outcome, o.line, w.ours, w.line)
+				}
+			}
+			if r := compareStream(tc.events, scanIndices(tc.events), ours, peer, tc.c.tolNS != 0); r.unexplained != "" || r.difference != 0 || r.bug5 != 0 {
+				t.Errorf("comparison: %+v", r)
+			}
+		})
+	}
+}
