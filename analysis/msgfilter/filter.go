@@ -31,7 +31,6 @@ type Group struct {
 	filters []*Filter
 
 	pairs     map[pairKey]*pairList
-	ids       uint64
 	maxStamp  int64 // newest dynamic stamp reported by TransformStored
 	anyStamp  bool  // maxStamp holds a value
 	blind     bool  // some insert came without its stamp: maxStamp unusable
@@ -86,7 +85,6 @@ type request struct {
 	heapIdx  int
 	pos      int       // index in Group.reqs
 	pair     *pairList // the group's requests on the same frame pair
-	id       uint64    // creation order within the group
 	ok       bool      // outcome while a retest pass delivers callbacks
 }
 
@@ -181,8 +179,9 @@ func (f *Filter) Add(m Msg) {
 		}
 	}
 	e.inAdd = false
-	if !e.queued && e.canNow == f.expected {
-		// Every wait was answered by a true CanTransform: no request holds e.
+	if !e.queued {
+		// Decided inside Add: every one of its waits called back at once,
+		// so no request was made and nothing refers to e any more.
 		f.spare = e
 	}
 }
@@ -297,8 +296,10 @@ func (f *Filter) emit(r Result) {
 // double(ns)/1e9, printed with %.3f (Go's 'f' formatting rounds the exact
 // binary value half-to-even, as glibc's printf does).
 func LogLine(frame string, stampNS int64, reason string) string {
-	b := make([]byte, 0, 96+len(frame)+len(reason))
-	b = append(b, "Message Filter dropping message: frame '"...)
+	// Room for the longest reason with a frame of some 20 characters; the
+	// line is built on the stack, so the string is the only allocation.
+	var buf [192]byte
+	b := append(buf[:0], "Message Filter dropping message: frame '"...)
 	b = append(b, frame...)
 	b = append(b, "' at time "...)
 	b = strconv.AppendFloat(b, float64(stampNS)/1e9, 'f', 3, 64)
@@ -322,15 +323,12 @@ func (g *Group) advance(nowNS int64) {
 	for len(g.timers) > 0 && g.timers[0].deadline <= nowNS {
 		r := heap.Pop(&g.timers).(*request)
 		g.at = r.deadline
-		if r.deadline > g.now {
-			g.now = r.deadline
-		}
 		g.cancel(r)
 		r.f.callback(r.e, false)
 	}
-	if nowNS > g.now {
-		g.now = nowNS
-	}
+	// Every deadline fired is at or before nowNS, and nothing reads g.now
+	// while they fire (callbacks use g.at).
+	g.now = max(g.now, nowNS)
 }
 
 // Finish ends the replay for this filter: every message still queued is
