@@ -31,24 +31,17 @@ import (
 
 type pairKey struct{ target, source string }
 
-// pairList holds a pair's pending requests sorted by (t, id).
+// pairList holds a pair's pending requests sorted by stamp. The order among
+// equal stamps does not matter: the list is only searched by stamp, and a
+// pass sorts what completes by vector position.
 type pairList struct {
 	key  pairKey
 	reqs []*request
 }
 
-func (p *pairList) less(a, b *request) bool {
-	if a.t != b.t {
-		return a.t < b.t
-	}
-	return a.id < b.id
-}
-
 func (p *pairList) insert(r *request) {
-	i := sort.Search(len(p.reqs), func(i int) bool { return p.less(r, p.reqs[i]) })
-	p.reqs = append(p.reqs, nil)
-	copy(p.reqs[i+1:], p.reqs[i:])
-	p.reqs[i] = r
+	i, _ := slices.BinarySearchFunc(p.reqs, r.t, func(q *request, t int64) int { return cmp.Compare(q.t, t) })
+	p.reqs = slices.Insert(p.reqs, i, r)
 }
 
 // firstAtLeast returns the index of the first request with t >= v.
@@ -62,8 +55,6 @@ func (p *pairList) firstAbove(v int64) int {
 }
 
 func (g *Group) addRequest(r *request) {
-	g.ids++
-	r.id = g.ids
 	r.pos = len(g.reqs)
 	g.reqs = append(g.reqs, r)
 	k := pairKey{r.target, r.source}
@@ -81,14 +72,8 @@ func (g *Group) unpair(r *request) {
 	p := r.pair
 	r.pair = nil
 	i := p.firstAtLeast(r.t)
-	for ; i < len(p.reqs); i++ {
-		if p.reqs[i] == r {
-			copy(p.reqs[i:], p.reqs[i+1:])
-			p.reqs[len(p.reqs)-1] = nil
-			p.reqs = p.reqs[:len(p.reqs)-1]
-			break
-		}
-	}
+	i += slices.Index(p.reqs[i:], r) // r is in the run of its stamp
+	p.reqs = slices.Delete(p.reqs, i, i+1)
 	// Empty lists stay: a group sees few frame pairs, and re-creating one
 	// per scan would allocate.
 }
@@ -129,7 +114,10 @@ func (g *Group) TransformAdded(nowNS int64) {
 
 // TransformStored is Filter.TransformStored for the whole group.
 func (g *Group) TransformStored(nowNS, stampNS int64, static bool) {
-	if !static && (!g.anyStamp || stampNS > g.maxStamp) {
+	if !static {
+		if g.anyStamp {
+			stampNS = max(stampNS, g.maxStamp)
+		}
 		g.maxStamp, g.anyStamp = stampNS, true
 	}
 	g.pass(nowNS)
