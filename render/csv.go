@@ -120,13 +120,23 @@ func (c *CSVWriter) writeHeader() error {
 // 1.79e9 s cannot hold nanoseconds; it falls back to DiffS only when the
 // subtraction would overflow, and returns "" for a non-finite DiffS then.
 func diffSeconds(r *analysis.ScanRow) string {
-	if d, ok := subNS(r.StampNS, r.TFLatestNS); ok {
-		return formatNSAsSeconds(d)
-	}
-	if math.IsNaN(r.DiffS) || math.IsInf(r.DiffS, 0) {
+	b, ok := appendDiffSeconds(nil, r)
+	if !ok {
 		return ""
 	}
-	return strconv.FormatFloat(r.DiffS, 'f', 9, 64)
+	return string(b)
+}
+
+// appendDiffSeconds appends diffSeconds(r) to b; false (b unchanged) where
+// that is "".
+func appendDiffSeconds(b []byte, r *analysis.ScanRow) ([]byte, bool) {
+	if d, ok := subNS(r.StampNS, r.TFLatestNS); ok {
+		return appendNSAsSeconds(b, d), true
+	}
+	if math.IsNaN(r.DiffS) || math.IsInf(r.DiffS, 0) {
+		return b, false
+	}
+	return strconv.AppendFloat(b, r.DiffS, 'f', 9, 64), true
 }
 
 // subNS returns a − b and whether it fits in an int64.
@@ -141,15 +151,23 @@ func subNS(a, b int64) (int64, bool) {
 
 // formatNSAsSeconds writes ns as seconds with nine decimals, exactly:
 // -1500000000 → "-1.500000000".
-func formatNSAsSeconds(ns int64) string {
-	neg := ns < 0
+func formatNSAsSeconds(ns int64) string { return string(appendNSAsSeconds(nil, ns)) }
+
+// appendNSAsSeconds appends formatNSAsSeconds(ns) to b (a row's diff and
+// age, without a string each).
+func appendNSAsSeconds(b []byte, ns int64) []byte {
 	u := uint64(ns)
-	if neg {
+	if ns < 0 {
+		b = append(b, '-')
 		u = uint64(-(ns + 1)) + 1 // safe for math.MinInt64
 	}
-	s := strconv.FormatUint(u/1e9, 10) + "." + fmt.Sprintf("%09d", u%1e9)
-	if neg {
-		return "-" + s
+	b = strconv.AppendUint(b, u/1e9, 10)
+	frac := u % 1e9
+	var d [10]byte
+	d[0] = '.'
+	for i := 9; i > 0; i-- {
+		d[i] = byte('0' + frac%10)
+		frac /= 10
 	}
-	return s
+	return append(b, d[:]...)
 }

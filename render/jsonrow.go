@@ -25,17 +25,17 @@ func appendJSONScan(b []byte, r *analysis.ScanRow) []byte {
 	b = append(b, `,"target_frame":`...)
 	b = appendJSONString(b, r.TargetFrame)
 	b = append(b, `,"tf_latest_ns":`...)
-	diff := ""
 	if r.HasTF {
 		b = strconv.AppendInt(b, r.TFLatestNS, 10)
-		diff = diffSeconds(r)
 	} else {
 		b = append(b, "null"...)
 	}
 	b = append(b, `,"diff_s":`...)
-	if diff != "" {
-		b = append(b, diff...)
-	} else {
+	ok := false
+	if r.HasTF {
+		b, ok = appendDiffSeconds(b, r)
+	}
+	if !ok {
 		b = append(b, "null"...)
 	}
 	b = append(b, `,"class":`...)
@@ -70,7 +70,7 @@ func appendJSONScan(b []byte, r *analysis.ScanRow) []byte {
 	b = appendJSONString(b, r.Type)
 	b = append(b, `,"age_s":`...)
 	if r.HasAge {
-		b = append(b, formatNSAsSeconds(r.AgeNS)...)
+		b = appendNSAsSeconds(b, r.AgeNS)
 	} else {
 		b = append(b, "null"...)
 	}
