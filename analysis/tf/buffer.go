@@ -41,6 +41,11 @@ type Buffer struct {
 	gen       Generation
 	ids       map[string]uint32
 	frames    []frameData // index = frame id; 0 is tf2's reserved NO_PARENT
+	// recent are the ids SetTransform met last (0: none): a tf stream
+	// names the same few frames over and over, and comparing a name with
+	// a few is cheaper than hashing it. Only SetTransform writes it.
+	recent     [4]uint32
+	nextRecent int
 }
 
 // NewBuffer returns an empty buffer.
@@ -71,12 +76,19 @@ func stripSlash(s string) string {
 }
 
 func (b *Buffer) lookupOrInsert(name string) uint32 {
-	if id, ok := b.ids[name]; ok {
-		return id
+	for _, id := range b.recent {
+		if id != 0 && b.frames[id].name == name {
+			return id
+		}
 	}
-	id := uint32(len(b.frames))
-	b.frames = append(b.frames, frameData{name: name})
-	b.ids[name] = id
+	id, ok := b.ids[name]
+	if !ok {
+		id = uint32(len(b.frames))
+		b.frames = append(b.frames, frameData{name: name})
+		b.ids[name] = id
+	}
+	b.recent[b.nextRecent] = id
+	b.nextRecent = (b.nextRecent + 1) % len(b.recent)
 	return id
 }
 
