@@ -20,11 +20,11 @@ var aheadBatchSize = 1024
 
 const aheadBatches = 4 // batches in flight: bounds memory, lets both sides run
 
-// decoded is one message read ahead of the analysis. The reading side is
-// the busier one, so it decodes only what is cheap or must be: headers of
+// decoded is one message read ahead of the analysis, decoded: headers of
 // the analysed topics (their arrays are most of a bag's bytes and are never
-// copied) and /clock. tf and raw-hook bytes are copied into msg.Data
-// (reusing the slot's buffer) and decoded by the analysis.
+// copied), /clock and tf (into the slot's own TFMessage, whose frame-name
+// strings are reused from one decode to the next). Raw-hook bytes are
+// copied into msg.Data (reusing the slot's buffer) for the analysis.
 type decoded struct {
 	msg   bagread.Message
 	topic *topicState // nil for a topic the replay does not read
@@ -32,6 +32,7 @@ type decoded struct {
 	clock int64
 	scan  cdr.ScanHeader // LaserScan topics: arrays checked against the full size
 	hdr   cdr.Header     // every analysed topic
+	tf    cdr.TFMessage  // tf and tf_static topics
 	raw   []byte
 }
 
@@ -100,7 +101,7 @@ func (d *decodeAhead) produce() {
 }
 
 // decodeOne fills x from m, a message of topic ts. With own, the bytes
-// of tf and raw-hook topics are copied, for a reader that moves on before
+// of raw-hook topics are copied, for a reader that moves on before
 // the analysis sees them; without, they alias m.Data (the analysis runs
 // before the next Next).
 func decodeOne(x *decoded, m *bagread.Message, ts *topicState, own bool) {
@@ -123,6 +124,8 @@ func decodeOne(x *decoded, m *bagread.Message, ts *topicState, own bool) {
 				x.err = fmt.Errorf("%w (the first %d of %d bytes were read)", x.err, len(m.Data), m.Size)
 			}
 		}
+	case roleTF, roleTFStatic:
+		_, x.err = cdr.DecodeTFMessageInto(&x.tf, m.Data)
 	case roleTimeOnly:
 		// Record times only: no payload was read.
 	default:

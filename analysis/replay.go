@@ -382,9 +382,9 @@ func (a *analyzer) replay(x *decoded, sizes []int64) error {
 	case roleClock:
 		a.onClock(m, x.clock, x.err)
 	case roleTF:
-		a.onTF(m, ts.tf, false)
+		a.onTF(m, ts.tf, &x.tf, x.err, false)
 	case roleTFStatic:
-		a.onTF(m, ts.tf, true)
+		a.onTF(m, ts.tf, &x.tf, x.err, true)
 	case roleStamped:
 		a.onStamped(m, ts, x)
 	case roleTimeOnly:
@@ -414,19 +414,19 @@ func (a *analyzer) onClock(m *bagread.Message, v int64, err error) {
 	}
 }
 
-// onTF decodes one tf message and stores its transforms in the buffer; the
-// link hooks see each transform before it is stored, the tf hooks the
-// message after.
-func (a *analyzer) onTF(m *bagread.Message, t *tfReplay, static bool) {
-	if _, err := cdr.DecodeTFMessageInto(&t.msg, m.Data); err != nil {
+// onTF stores the transforms of one tf message, decoded (with its decode
+// error) by decodeOne, in the buffer; the link hooks see each transform
+// before it is stored, the tf hooks the message after.
+func (a *analyzer) onTF(m *bagread.Message, t *tfReplay, msg *cdr.TFMessage, err error, static bool) {
+	if err != nil {
 		a.skip(m, err)
 		return
 	}
 	stored := false
-	for i := range t.msg.Transforms {
+	for i := range msg.Transforms {
 		// t.st, not a local: its address goes to the hooks (interfaces),
 		// so a local escaped, one allocation per transform.
-		t.st = stampedOf(&t.msg.Transforms[i])
+		t.st = stampedOf(&msg.Transforms[i])
 		st := &t.st
 		l := t.noteLink(m, i, st, static)
 		for _, h := range a.linkHooks {

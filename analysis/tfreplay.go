@@ -40,8 +40,6 @@ type tfLinks struct {
 	links       map[linkKey]*linkStats
 	linkList    []*linkStats    // by id
 	recentLinks [2][]*linkStats // by static (1) or not (0): link last seen at each position
-
-	msg cdr.TFMessage // reused: steady tf decodes without allocating
 }
 
 type linkKey struct{ parent, child, topic string }
