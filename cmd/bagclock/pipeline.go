@@ -1,6 +1,9 @@
 package main
 
 import (
+	"fmt"
+	"sync/atomic"
+
 	"github.com/bagclock/bagclock/analysis"
 	"github.com/bagclock/bagclock/bagread"
 )
@@ -44,6 +47,90 @@ func analyzeBagChecked(path string, cfg analysis.Config, check func(*bagread.Bag
 			return nil
 		}
 	}
-	// Analysis errors name the bag or file themselves.
-	return analysis.Analyze(bag, cfg, sink)
+	if sink == nil || cfg.Sequential {
+		// Analysis errors name the bag or file themselves.
+		return analysis.Analyze(bag, cfg, sink)
+	}
+	p := newRowPipe(sink)
+	rep, err := analysis.Analyze(bag, cfg, p.row)
+	if perr := p.close(); err == nil && perr != nil {
+		err = fmt.Errorf("writing row: %w", perr)
+	}
+	return rep, err
+}
+
+// rowPipe hands rows to a sink on a goroutine of its own, in batches, so
+// that formatting and writing them (a sixth of an analyze pass over a
+// bag of small scans) runs beside the analysis instead of inside it. The
+// analysis reuses its rows, so each is copied; the sink sees them in
+// order. A sink error reaches the analysis at its next row (which then
+// stops, as it would have at the failing one) or at close.
+type rowPipe struct {
+	sink  analysis.ScanSink
+	batch []analysis.ScanRow
+	full  chan []analysis.ScanRow
+	free  chan []analysis.ScanRow
+	done  chan struct{}
+	err   atomic.Pointer[error]
+}
+
+// Batches of 256 rows, four in flight: a hand-over per 256 rows, and at
+// most about a quarter MiB of rows waiting.
+const (
+	rowPipeBatch   = 256
+	rowPipeBatches = 4
+)
+
+func newRowPipe(sink analysis.ScanSink) *rowPipe {
+	p := &rowPipe{sink: sink, full: make(chan []analysis.ScanRow, rowPipeBatches),
+		free: make(chan []analysis.ScanRow, rowPipeBatches), done: make(chan struct{})}
+	for range rowPipeBatches - 1 {
+		p.free <- make([]analysis.ScanRow, 0, rowPipeBatch)
+	}
+	p.batch = make([]analysis.ScanRow, 0, rowPipeBatch)
+	go p.drain()
+	return p
+}
+
+// row is the analysis' sink: it queues a copy of r.
+func (p *rowPipe) row(r *analysis.ScanRow) error {
+	if e := p.err.Load(); e != nil {
+		return *e
+	}
+	p.batch = append(p.batch, *r)
+	if len(p.batch) == rowPipeBatch {
+		p.full <- p.batch
+		p.batch = (<-p.free)[:0]
+	}
+	return nil
+}
+
+func (p *rowPipe) drain() {
+	defer close(p.done)
+	for b := range p.full {
+		if p.err.Load() == nil {
+			for i := range b {
+				if err := p.sink(&b[i]); err != nil {
+					p.err.Store(&err)
+					break
+				}
+			}
+		}
+		p.free <- b
+	}
+}
+
+// close hands over the last rows, waits for the sink to take them all and
+// returns its first error.
+func (p *rowPipe) close() error {
+	if len(p.batch) > 0 {
+		p.full <- p.batch
+		p.batch = nil
+	}
+	close(p.full)
+	<-p.done
+	if e := p.err.Load(); e != nil {
+		return *e
+	}
+	return nil
 }
