@@ -271,3 +271,22 @@ func TestSizeError(t *testing.T) {
 		}
 	}
 }
+
+// TestWALOnly: only a recovery at offset -1 with WAL messages is a
+// leftover -wal read whole.
+func TestWALOnly(t *testing.T) {
+	for _, c := range []struct {
+		r    *Recovery
+		want bool
+	}{
+		{nil, false},
+		{&Recovery{Offset: -1, WALMessages: 1}, true},
+		{&Recovery{Offset: -1, WALMessages: 0}, false},
+		{&Recovery{Offset: 0, WALMessages: 1}, false},
+		{&Recovery{Offset: 100, WALMessages: 5}, false},
+	} {
+		if got := c.r.WALOnly(); got != c.want {
+			t.Errorf("%+v.WALOnly() = %v, want %v", c.r, got, c.want)
+		}
+	}
+}

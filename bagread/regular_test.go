@@ -114,3 +114,34 @@ func TestMetadataCap(t *testing.T) {
 		t.Errorf("readMetadataFile = %v, want ErrTooLarge", err)
 	}
 }
+
+// TestReadSmallFileBoundary: a file of exactly the limit is read whole;
+// one byte more is refused with its size and the limit.
+func TestReadSmallFileBoundary(t *testing.T) {
+	const limit = 10
+	for _, c := range []struct {
+		size    int
+		wantErr string
+	}{
+		{0, ""},
+		{limit - 1, ""},
+		{limit, ""},
+		{limit + 1, " is 11 bytes: size exceeds limit (10 bytes is the most a metadata file may have)"},
+	} {
+		p := filepath.Join(t.TempDir(), "metadata.yaml")
+		want := []byte(strings.Repeat("x", c.size))
+		if err := os.WriteFile(p, want, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		got, err := readSmallFile(p, limit)
+		if c.wantErr != "" {
+			if err == nil || err.Error() != p+c.wantErr || !errors.Is(err, ErrTooLarge) {
+				t.Errorf("%d bytes: error %v, want %q", c.size, err, p+c.wantErr)
+			}
+			continue
+		}
+		if err != nil || string(got) != string(want) {
+			t.Errorf("%d bytes: read %d bytes, error %v; want all of them", c.size, len(got), err)
+		}
+	}
+}
