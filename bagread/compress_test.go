@@ -3,6 +3,10 @@ package bagread
 import (
 	"bytes"
 	"errors"
+	"fmt"
+	"math/rand"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -79,6 +83,11 @@ func TestChunkDecompress(t *testing.T) {
 				}
 				if strings.Contains(c.wantErr, "exceeds limit") && !errors.Is(err, ErrTooLarge) {
 					t.Errorf("%v does not wrap ErrTooLarge", err)
+				}
+				// Past the budget, Actual is Limit+1: the count stops there.
+				var se *SizeError
+				if strings.Contains(c.wantErr, "more than") && (!errors.As(err, &se) || se.Actual != c.limit+1) {
+					t.Errorf("%v: Actual is not the budget + 1", err)
 				}
 			}
 		})
@@ -169,6 +178,49 @@ func TestDecodeFrame(t *testing.T) {
 			}
 			if !errorIs(err, c.wantErr) {
 				t.Errorf("error %v, want %q", err, c.wantErr)
+			}
+		})
+	}
+}
+
+// TestDecompressFile: a FILE-mode .zstd file may decode to the larger of
+// the budget and FileModeRatio times its size, and not one byte more; past
+// that, the output file is removed and the error gives both sizes.
+func TestDecompressFile(t *testing.T) {
+	const L = testBudget
+	random := make([]byte, 3<<20) // two frames of it: past the budget, within 100x
+	rand.New(rand.NewSource(1)).Read(random)
+	for _, c := range []struct {
+		name    string
+		data    []byte // compressed
+		want    int64  // bytes written, or -1 for the error
+		wantErr string // after "decompress SRC: "
+	}{
+		{"at the budget", zeros(t, L, false), L, ""},
+		{"past the budget", zeros(t, L+1, false), -1,
+			"decompresses past 4194304 bytes from %d compressed bytes (over 100x and the 4194304-byte decode budget): size exceeds limit"},
+		{"past the budget, under 100x", append(bombs.Compress(random), bombs.Compress(random)...), 2 * int64(len(random)), ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			src, dst := filepath.Join(dir, "b_0.db3.zstd"), filepath.Join(dir, "b_0.db3")
+			if err := os.WriteFile(src, c.data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			err := decompressFile(src, dst, L)
+			if c.want < 0 {
+				want := "decompress " + src + ": " + fmt.Sprintf(c.wantErr, len(c.data))
+				if err == nil || err.Error() != want || !errors.Is(err, ErrTooLarge) {
+					t.Errorf("error %v, want %q", err, want)
+				}
+				if _, err := os.Stat(dst); !os.IsNotExist(err) {
+					t.Errorf("output left behind: %v", err)
+				}
+				return
+			}
+			st, serr := os.Stat(dst)
+			if err != nil || serr != nil || st.Size() != c.want {
+				t.Errorf("error %v, output %v %v; want %d bytes", err, st, serr, c.want)
 			}
 		})
 	}

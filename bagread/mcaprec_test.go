@@ -260,6 +260,8 @@ func TestSizeError(t *testing.T) {
 			"lz4 chunk declares 10 bytes, decodes to 9 bytes: size exceeds limit (decode budget 10 bytes)"},
 		{SizeError{What: "lz4 chunk", HasDeclared: true, Declared: 11, Limit: 10},
 			"lz4 chunk declares 11 bytes, not decoded: size exceeds limit (decode budget 10 bytes)"},
+		{SizeError{What: "zstd chunk", HasDeclared: true, Declared: 10, Actual: 11, Limit: 10},
+			"zstd chunk declares 10 bytes, decodes to more than 10 bytes: size exceeds limit (decode budget 10 bytes)"},
 		{SizeError{What: "zstd frame", Declared: 11, Actual: 3, Limit: 10},
 			"zstd frame declares no size, decodes to 3 bytes: size exceeds limit (decode budget 10 bytes)"},
 	} {
