@@ -1,0 +1,104 @@
+package bagread
+
+import (
+	"errors"
+	"io"
+	"slices"
+	"testing"
+)
+
+// TestErrorTexts: file and message errors name the file and, where known,
+// the offset (0 included) or rowid.
+func TestErrorTexts(t *testing.T) {
+	cause := errors.New("cause")
+	for _, c := range []struct {
+		err  error
+		want string
+	}{
+		{&FileError{Path: "a.mcap", Offset: 0, Op: "read", Err: cause}, "a.mcap: at byte 0: read: cause"},
+		{&FileError{Path: "a.mcap", Offset: 17, Op: "read", Err: cause}, "a.mcap: at byte 17: read: cause"},
+		{&FileError{Path: "a.mcap", Offset: -1, Op: "read", Err: cause}, "a.mcap: read: cause"},
+		{&FileError{Path: "a.mcap", Offset: 5, Err: cause}, "a.mcap: cause"},
+		{&TruncatedError{Need: 9, Have: 3}, "record header torn: need 9 bytes, have 3"},
+		{&TruncatedError{Opcode: opChunk, Need: 900, Have: 30}, "record opcode 0x06 of 900 bytes runs past end of data (30 bytes left)"},
+		{&MessageError{File: "a.mcap", Topic: "/tf", Index: 3, Position: 100, ChunkOffset: -1, Err: cause},
+			"a.mcap: topic /tf message 3 (byte 100): cause"},
+		{&MessageError{File: "a.mcap", Topic: "/tf", Index: 3, Position: 100, ChunkOffset: 0, Err: cause},
+			"a.mcap: topic /tf message 3 (chunk at byte 100, offset 0): cause"},
+		{&MessageError{File: "a.mcap", Topic: "/tf", Index: 3, Position: 100, ChunkOffset: 42, Err: cause},
+			"a.mcap: topic /tf message 3 (chunk at byte 100, offset 42): cause"},
+		{&MessageError{File: "a.db3", Topic: "/tf", Index: 0, Position: 7, Rowid: true, ChunkOffset: -1, Err: cause},
+			"a.db3: topic /tf message 0 (rowid 7): cause"},
+		{guard("a.mcap", 12, "parse", func() error { panic("boom") }), "a.mcap: at byte 12: parse: mcap library panic: boom"},
+		{guard("a.mcap", 12, "parse", func() error { return cause }), "cause"},
+	} {
+		if got := c.err.Error(); got != c.want {
+			t.Errorf("%q, want %q", got, c.want)
+		}
+	}
+	if !errors.Is(&TruncatedError{}, io.ErrUnexpectedEOF) || !errors.Is(&FileError{Err: cause}, cause) || !errors.Is(&MessageError{Err: cause}, cause) {
+		t.Error("errors do not unwrap to their cause")
+	}
+}
+
+// TestSplitGaps: the missing members of a run of split names, and nothing
+// when the names are not one run.
+func TestSplitGaps(t *testing.T) {
+	files := func(names ...string) []File {
+		var fs []File
+		for _, n := range names {
+			fs = append(fs, File{Path: "/bags/x/" + n})
+		}
+		return fs
+	}
+	for _, c := range []struct {
+		name  string
+		files []File
+		want  []string
+	}{
+		{"none", nil, nil},
+		{"whole run", files("b_0.db3", "b_1.db3"), nil},
+		{"first missing", files("b_1.db3"), []string{"b_0.db3"}},
+		{"middle missing", files("b_0.mcap", "b_3.mcap"), []string{"b_1.mcap", "b_2.mcap"}},
+		{"compressed", files("b_0.db3.zstd", "b_2.db3.zstd"), []string{"b_1.db3.zstd"}},
+		{"other prefix", files("b_0.db3", "c_2.db3"), nil},
+		{"other extension", files("b_0.db3", "b_2.mcap"), nil},
+		{"not split names", files("b_0.db3", "b.db3"), nil},
+		{"index at the cap", files("b_100000.db3", "b_99999.db3")[:1], nil},
+		{"index past the cap", files("b_100001.db3"), nil},
+	} {
+		got := splitGaps(c.files)
+		if c.name == "index at the cap" {
+			if len(got) != 100000 || got[0] != "b_0.db3" || got[99999] != "b_99999.db3" {
+				t.Errorf("%s: %d gaps, want b_0.db3..b_99999.db3", c.name, len(got))
+			}
+			continue
+		}
+		if !slices.Equal(got, c.want) {
+			t.Errorf("%s: gaps %q, want %q", c.name, got, c.want)
+		}
+	}
+}
+
+// TestPartial: a bag is partial when files are missing or cut, topics are
+// short, or storage holds fewer messages than metadata.yaml recorded.
+func TestPartial(t *testing.T) {
+	for _, c := range []struct {
+		c    Completeness
+		want bool
+	}{
+		{Completeness{Recorded: -1}, false},
+		{Completeness{Recorded: -1, Present: 5}, false},
+		{Completeness{Recorded: 0}, false},
+		{Completeness{Recorded: 5, Present: 5}, false},
+		{Completeness{Recorded: 6, Present: 5}, true},
+		{Completeness{Recorded: 4, Present: 5}, false},
+		{Completeness{Recorded: -1, FilesMissing: []string{"b_1.db3"}}, true},
+		{Completeness{Recorded: -1, FilesCut: []string{"b_1.db3"}}, true},
+		{Completeness{Recorded: -1, TopicsShort: []string{"/tf: 1 of 2"}}, true},
+	} {
+		if got := c.c.Partial(); got != c.want {
+			t.Errorf("%+v.Partial() = %v, want %v", c.c, got, c.want)
+		}
+	}
+}
