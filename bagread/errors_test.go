@@ -3,6 +3,9 @@ package bagread
 import (
 	"errors"
 	"io"
+	"os"
+	"path/filepath"
+	"reflect"
 	"slices"
 	"testing"
 )
@@ -100,5 +103,47 @@ func TestPartial(t *testing.T) {
 		if got := c.c.Partial(); got != c.want {
 			t.Errorf("%+v.Partial() = %v, want %v", c.c, got, c.want)
 		}
+	}
+}
+
+// TestCompleteness: metadata.yaml's file list and counts against storage.
+func TestCompleteness(t *testing.T) {
+	dir := t.TempDir()
+	for _, n := range []string{"b_0.db3", "b_2.db3.zstd"} {
+		if err := os.WriteFile(filepath.Join(dir, n), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	md := &Metadata{Version: 5, MessageCount: 10, RelativeFilePaths: []string{"b_0.db3", "b_1.db3", "b_2.db3"}}
+	files := []File{
+		{Path: filepath.Join(dir, "b_0.db3"), Recovery: &Recovery{Offset: 4096, Recovered: 3}},
+		{Path: filepath.Join(dir, "b_2.db3.zstd"), Recovery: &Recovery{Offset: -1, WALMessages: 2}},
+	}
+	topics := []Topic{
+		{Name: "/tf", MessageCount: 3, MetadataCount: 4},
+		{Name: "/scan", MessageCount: 5, MetadataCount: 5},
+		{Name: "/clock", MessageCount: 2, MetadataCount: -1},
+	}
+	for _, c := range []struct {
+		name string
+		bag  Bag
+		want Completeness
+	}{
+		{"with metadata", Bag{Path: dir, Metadata: md, Files: files, Topics: topics, MessageCount: 10},
+			Completeness{FilesListed: 3, FilesMissing: []string{"b_1.db3"}, FilesCut: []string{files[0].Path},
+				Recorded: 10, Present: 10, TopicsShort: []string{"/tf: 3 of 4"}}},
+		{"no metadata", Bag{Path: dir, Files: files, MessageCount: 7},
+			// b_0.db3 and b_2.db3.zstd are not one run of split names.
+			Completeness{FilesCut: []string{files[0].Path}, Recorded: -1, Present: 7}},
+		{"metadata rebuilt", Bag{Path: dir, Metadata: md, MetadataReconstructed: true, MetadataProblem: "bad", Files: files[1:], MessageCount: 7},
+			Completeness{FilesMissing: []string{"b_0.db3.zstd", "b_1.db3.zstd"}, Recorded: 10, Present: 7, MetadataRebuilt: true, MetadataProblem: "bad"}},
+		{"loose file", Bag{Path: files[0].Path, Metadata: md, Files: files[:1], MessageCount: 3},
+			Completeness{FilesCut: []string{files[0].Path}, Recorded: 10, Present: 3}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if got := c.bag.Completeness(); !reflect.DeepEqual(got, c.want) {
+				t.Errorf("Completeness() =\n%+v, want\n%+v", got, c.want)
+			}
+		})
 	}
 }
