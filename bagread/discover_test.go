@@ -286,3 +286,43 @@ func TestDiscoverSharedBags(t *testing.T) {
 	}
 	t.Logf("%d bags, %d problems under %s", len(d.Bags), len(d.Problems), root)
 }
+
+// TestDiscoverDot: a bag given as "." is named after its directory; a
+// loose file given twice (once through a symlink) is scanned once.
+func TestDiscoverDot(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "run7")
+	tree(t, dir, "metadata.yaml", "run7_0.db3", "x.mcap", "y.mcap -> x.mcap")
+	t.Chdir(dir)
+	d := Discover(".")
+	if len(d.Bags) != 1 || d.Bags[0].Rel != "run7" || d.Bags[0].Path != "." || len(d.Problems) != 0 {
+		t.Errorf("Discover(\".\") = %+v, want the bag run7 at .", d)
+	}
+	d = Discover("x.mcap", "y.mcap")
+	if len(d.Bags) != 1 || d.Bags[0].Rel != "x.mcap" || len(d.Problems) != 1 ||
+		d.Problems[0].Error() != "y.mcap: same file as x.mcap, scanned once" {
+		t.Errorf("Discover(x.mcap, y.mcap) = %+v, want x.mcap once and a problem for y.mcap", d)
+	}
+}
+
+// TestDiscoverPartlyReadableFolder: a folder whose listing fails part way
+// is a problem, and the entries listed before the failure are still used.
+func TestDiscoverPartlyReadableFolder(t *testing.T) {
+	dir := t.TempDir()
+	tree(t, dir, "part/p_0.db3", "part/p_1.db3")
+	part := filepath.Join(dir, "part")
+	orig := readDir
+	t.Cleanup(func() { readDir = orig })
+	readDir = func(name string) ([]fs.DirEntry, error) {
+		es, err := orig(name)
+		if name == part && err == nil {
+			return es[:1], &fs.PathError{Op: "readdirent", Path: name, Err: fs.ErrPermission}
+		}
+		return es, err
+	}
+	d := Discover(dir)
+	bags, problems := summary(t, dir, d)
+	want := []string{"part rel=part dir sqlite3 [p_0.db3]"}
+	if !reflect.DeepEqual(bags, want) || !reflect.DeepEqual(problems, []string{"part"}) {
+		t.Fatalf("bags %q problems %q", bags, problems)
+	}
+}
