@@ -1,0 +1,87 @@
+package bagread
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+)
+
+// TestOrders: a bag of two files whose times overlap is read file after
+// file in RecordOrder and merged by time in TimeOrder, and a topic filter
+// keeps the order it filters.
+func TestOrders(t *testing.T) {
+	dir := t.TempDir()
+	for _, n := range []string{"b_0.mcap", "b_1.mcap"} {
+		writeMCAP(t, filepath.Join(dir, n), genSpec{chunked: true, chunkSize: 256, n: 4})
+	}
+	b, err := Open(dir, Options{TempDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	const s = 1_000_000_000
+	const step = 10_000_000
+	for _, c := range []struct {
+		name string
+		opts ReadOptions
+		want []int64
+	}{
+		{"record order", ReadOptions{Order: RecordOrder},
+			[]int64{s, s + step, s + 2*step, s + 3*step, s, s + step, s + 2*step, s + 3*step}},
+		{"time order", ReadOptions{Order: TimeOrder},
+			[]int64{s, s, s + step, s + step, s + 2*step, s + 2*step, s + 3*step, s + 3*step}},
+		{"record order, /scan", ReadOptions{Order: RecordOrder, Topics: []string{"/scan"}},
+			[]int64{s, s + 3*step, s, s + 3*step}},
+		{"time order, /scan", ReadOptions{Order: TimeOrder, Topics: []string{"/scan"}},
+			[]int64{s, s, s + 3*step, s + 3*step}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			msgs, probs, errs := collect(t, b, c.opts)
+			var got []int64
+			for _, m := range msgs {
+				got = append(got, m.logTime)
+			}
+			if !slices.Equal(got, c.want) || len(probs)+len(errs) > 0 {
+				t.Errorf("log times %v (problems %v, errors %v), want %v", got, probs, errs, c.want)
+			}
+		})
+	}
+}
+
+// TestProblemsInFileOrder: in RecordOrder each file's problems are kept
+// as it ends, so they come in file order: the cut first file's before the
+// problem of the second, which is gone by the time it is read.
+func TestProblemsInFileOrder(t *testing.T) {
+	dir := t.TempDir()
+	first, second := filepath.Join(dir, "b_0.mcap"), filepath.Join(dir, "b_1.mcap")
+	writeMCAP(t, first, genSpec{chunked: true, chunkSize: 256, n: 12})
+	writeMCAP(t, second, genSpec{chunked: true, chunkSize: 256, n: 4})
+	data, err := os.ReadFile(first)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(first, data[:len(data)/2], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	b, err := Open(dir, Options{TempDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	if err := os.Remove(second); err != nil {
+		t.Fatal(err)
+	}
+	_, probs, _ := collect(t, b, ReadOptions{Order: RecordOrder})
+	want := []string{
+		first + ": stopped at byte 1974 after 8 messages: MCAP truncated at byte 1974: recovered 8 messages: record opcode 0x06 of 565 bytes runs past end of data (300 bytes left)",
+		second + ": stopped after 0 messages: open " + second + ": no such file or directory",
+	}
+	var got []string
+	for _, p := range probs {
+		got = append(got, p.String())
+	}
+	if !slices.Equal(got, want) || probs[0].FileIndex != 0 || probs[1].FileIndex != 1 || probs[1].Offset != -1 {
+		t.Errorf("problems\n%q, want\n%q", got, want)
+	}
+}
