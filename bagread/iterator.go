@@ -60,7 +60,6 @@ type rawMessage struct {
 	hasPub     bool
 	pos        int64
 	chunkOff   int64
-	seq        uint64 // record ordinal within the file, for ties
 	rowid      bool
 	data       []byte
 	err        error
@@ -361,7 +360,8 @@ type heapItem struct {
 }
 
 // streamHeap orders file streams by their head message: record time, then
-// file order, then record order within the file.
+// file order. It holds one item per file (a stream yields its own
+// messages in record order), so no two items tie on both.
 type streamHeap struct {
 	items []*heapItem
 }
@@ -372,10 +372,7 @@ func (h *streamHeap) Less(i, j int) bool {
 	if a.logTime != b.logTime {
 		return a.logTime < b.logTime
 	}
-	if h.items[i].file != h.items[j].file {
-		return h.items[i].file < h.items[j].file
-	}
-	return a.seq < b.seq
+	return h.items[i].file < h.items[j].file
 }
 func (h *streamHeap) Swap(i, j int) { h.items[i], h.items[j] = h.items[j], h.items[i] }
 func (h *streamHeap) Push(x any)    { h.items = append(h.items, x.(*heapItem)) }

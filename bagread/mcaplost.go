@@ -89,7 +89,7 @@ func (s *mcapStream) lostMessage(l *lostChunk, e lostEntry) rawMessage {
 	}
 	return rawMessage{
 		topic: ch.topic, typ: ch.typ, fileIndex: s.fileIndex, logTime: int64(e.logTime),
-		pos: l.start, chunkOff: chunkOff, seq: s.n, err: l.err,
+		pos: l.start, chunkOff: chunkOff, err: l.err,
 	}
 }
 

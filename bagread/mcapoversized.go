@@ -77,7 +77,7 @@ func (s *mcapStream) skipOversizedMessage(length uint64, start int64, why error)
 	s.curChan = c.id
 	s.msg = rawMessage{
 		topic: c.topic, typ: c.typ, fileIndex: s.fileIndex, logTime: logTime, pubTime: pubTime, hasPub: true,
-		pos: start, chunkOff: -1, seq: s.n, err: why,
+		pos: start, chunkOff: -1, err: why,
 	}
 	s.n++
 	return true

@@ -400,7 +400,7 @@ func (s *mcapStream) streamRecord(src byteSource, op byte, n uint64, pos, chunkO
 	s.msg = rawMessage{
 		topic: c.topic, typ: c.typ, fileIndex: s.fileIndex,
 		logTime: int64(binary.LittleEndian.Uint64(head[6:])), pubTime: int64(binary.LittleEndian.Uint64(head[14:])), hasPub: true,
-		pos: pos, chunkOff: chunkOff, seq: s.n, data: s.data, size: size,
+		pos: pos, chunkOff: chunkOff, data: s.data, size: size,
 	}
 	s.n++
 	return true, nil

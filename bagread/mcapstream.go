@@ -390,7 +390,7 @@ func (s *mcapStream) parseMessage(body []byte, pos, chunkOff int64) bool {
 	s.msg = rawMessage{
 		topic: c.topic, typ: c.typ, fileIndex: s.fileIndex,
 		logTime: int64(binary.LittleEndian.Uint64(body[6:])), pubTime: int64(binary.LittleEndian.Uint64(body[14:])), hasPub: true,
-		pos: pos, chunkOff: chunkOff, seq: s.n, data: body[22:],
+		pos: pos, chunkOff: chunkOff, data: body[22:],
 	}
 	s.n++
 	return true

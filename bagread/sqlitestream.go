@@ -330,7 +330,7 @@ func (s *sqliteStream) next() bool {
 	topicID, ok1 := r[1].(int64)
 	ts, ok2 := r[2].(int64)
 	data, ok3 := r[3].([]byte)
-	m.pos, m.seq = id, uint64(id)
+	m.pos = id
 	s.n++
 	length, isLen := r[3].(int64)
 	if isLen && ok1 && ok2 {
