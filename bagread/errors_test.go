@@ -147,3 +147,22 @@ func TestCompleteness(t *testing.T) {
 		})
 	}
 }
+
+// TestProblemString: a problem at byte 0 still gives its offset; one
+// without an offset (-1) does not; a skipped one says reading went on.
+func TestProblemString(t *testing.T) {
+	cause := errors.New("cause")
+	for _, c := range []struct {
+		p    Problem
+		want string
+	}{
+		{Problem{File: "a.mcap", Offset: 0, Recovered: 0, Err: cause}, "a.mcap: stopped at byte 0 after 0 messages: cause"},
+		{Problem{File: "a.mcap", Offset: 90, Recovered: 4, Err: cause}, "a.mcap: stopped at byte 90 after 4 messages: cause"},
+		{Problem{File: "a.mcap", Offset: -1, Recovered: 4, Err: cause}, "a.mcap: stopped after 4 messages: cause"},
+		{Problem{File: "a.mcap", Offset: 90, Recovered: 4, Skipped: true, Err: cause}, "a.mcap: skipped at byte 90 (reading went on): cause"},
+	} {
+		if got := c.p.String(); got != c.want {
+			t.Errorf("%q, want %q", got, c.want)
+		}
+	}
+}
