@@ -1,0 +1,77 @@
+package bagread
+
+import (
+	"encoding/binary"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestReadSummary: the summary is used only when the footer, its offsets
+// and the summary records all check out; each refusal says why (Open then
+// scans the file instead).
+func TestReadSummary(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "s.mcap")
+	writeMCAP(t, p, genSpec{chunked: true, chunkSize: 512, n: 30})
+	good, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	size := len(good)
+	foot := good[size-footerLen:]
+	summaryStart := binary.LittleEndian.Uint64(foot[9:])
+	summaryOffsetStart := binary.LittleEndian.Uint64(foot[17:])
+	sumLen := int64(summaryOffsetStart - summaryStart)
+	// edit returns a copy of the file with f applied to its footer; the
+	// footer's CRC is cleared (0: not checked) unless keepCRC.
+	edit := func(keepCRC bool, f func(foot []byte)) []byte {
+		b := append([]byte(nil), good...)
+		f(b[len(b)-footerLen:])
+		if !keepCRC {
+			binary.LittleEndian.PutUint32(b[len(b)-footerLen+25:], 0)
+		}
+		return b
+	}
+	u64 := func(off int, v uint64) func([]byte) {
+		return func(foot []byte) { binary.LittleEndian.PutUint64(foot[off:], v) }
+	}
+	for _, c := range []struct {
+		name  string
+		data  []byte
+		limit int64
+		want  string // error; "" for a usable summary
+	}{
+		{"intact", good, 1 << 20, ""},
+		{"summary at the budget", good, sumLen, ""},
+		{"summary past the budget", good, sumLen - 1, "no usable summary"},
+		{"too short for a footer", good[:8+9+footerLen-1], 1 << 20, "too short for a footer"},
+		{"just long enough for a footer", good[size-(8+9+footerLen):], 1 << 20, "no usable summary"},
+		{"footer magic", edit(true, func(f []byte) { f[footerLen-1] ^= 1 }), 1 << 20, "no footer"},
+		{"footer opcode", edit(true, func(f []byte) { f[0] = opDataEnd }), 1 << 20, "no footer"},
+		{"footer length", edit(true, u64(1, 21)), 1 << 20, "no footer"},
+		{"footer CRC", edit(true, func(f []byte) { f[25] ^= 1 }), 1 << 20, "MCAP summary CRC mismatch: "},
+		{"no summary", edit(false, u64(9, 0)), 1 << 20, "no usable summary"},
+		{"summary in the magic", edit(false, u64(9, 7)), 1 << 20, "no usable summary"},
+		{"summary past the offsets", edit(false, u64(9, summaryOffsetStart+1)), 1 << 20, "no usable summary"},
+		{"summary offsets ignored", edit(false, u64(17, 0)), 1 << 20, ""},
+		{"summary offsets past the footer", edit(false, u64(17, uint64(size))), 1 << 20, ""},
+		{"summary starting inside a record", edit(false, u64(9, summaryStart+1)), 1 << 20, "summary record runs past the summary"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			info, err := readSummary(&mcapHandle{path: p, limit: c.limit, mem: &memFile{name: p, data: c.data}})
+			if c.want != "" {
+				if !errorIs(err, c.want) {
+					t.Errorf("error %v, want %q", err, c.want)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !info.indexed || info.messages != 30 || info.profile != "ros2" || !strings.HasSuffix(info.library, "; bagread test") || len(info.chunks) != 11 {
+				t.Errorf("summary: indexed %v, %d messages, profile %q, library %q, %d chunks", info.indexed, info.messages, info.profile, info.library, len(info.chunks))
+			}
+		})
+	}
+}
