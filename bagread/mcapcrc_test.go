@@ -127,6 +127,11 @@ func TestSummaryCRC(t *testing.T) {
 	defer b.Close()
 	r := b.Files[0].Recovery
 	if b.Files[0].Indexed || r == nil || !strings.Contains(r.Reason, "summary CRC mismatch") || b.MessageCount != uint64(len(msgs)) {
-		t.Errorf("indexed %v, recovery %+v, %d messages", b.Files[0].Indexed, r, b.MessageCount)
+		t.Fatalf("indexed %v, recovery %+v, %d messages", b.Files[0].Indexed, r, b.MessageCount)
+	}
+	// The whole file was read: no offset, every message recovered.
+	if !strings.HasSuffix(r.Reason, fmt.Sprintf(": summary ignored, read sequentially, recovered %d messages", len(msgs))) ||
+		r.Offset != -1 || r.Recovered != uint64(len(msgs)) {
+		t.Errorf("recovery %+v, want offset -1 and %d messages recovered", r, len(msgs))
 	}
 }

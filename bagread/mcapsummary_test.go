@@ -75,3 +75,37 @@ func TestReadSummary(t *testing.T) {
 		})
 	}
 }
+
+// TestChannelBeforeSchema: channels declared before their schemas (legal
+// in MCAP) get their types when the schemas come, each its own; the file's
+// time range is that of its messages.
+func TestChannelBeforeSchema(t *testing.T) {
+	u16 := func(v uint16) []byte { return binary.LittleEndian.AppendUint16(nil, v) }
+	channel := func(id, schema uint16, topic string) []byte {
+		return rec(opChannel, cat(u16(id), u16(schema), str32(topic), str32("cdr"), u32le(0)))
+	}
+	schema := func(id uint16, name string) []byte {
+		return rec(opSchema, cat(u16(id), str32(name), str32("ros2msg"), str32("int32 x")))
+	}
+	data := cat(mcapMagic, rec(opHeader, cat(str32("ros2"), str32("hand"))),
+		channel(1, 1, "/a"), channel(2, 2, "/b"), schema(1, "pkg/msg/A"), schema(2, "pkg/msg/B"))
+	for i := range 4 {
+		data = cat(data, rec(opMessage, cat(u16(uint16(i%2+1)), u32le(uint32(i)), u64le(uint64(100+i)), u64le(uint64(100+i)), cdrPayload(i, 4))))
+	}
+	data = cat(data, rec(opDataEnd, u32le(0)), mcapMagic)
+	p := filepath.Join(t.TempDir(), "c.mcap")
+	if err := os.WriteFile(p, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	b, err := Open(p, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	if a, bb := b.Topic("/a"), b.Topic("/b"); a == nil || bb == nil || a.Type != "pkg/msg/A" || bb.Type != "pkg/msg/B" {
+		t.Errorf("topics %+v, want /a of pkg/msg/A and /b of pkg/msg/B", b.Topics)
+	}
+	if f := b.Files[0]; f.StartNS != 100 || f.EndNS != 103 || f.MessageCount != 4 {
+		t.Errorf("file %d..%d with %d messages, want 100..103 with 4", f.StartNS, f.EndNS, f.MessageCount)
+	}
+}
