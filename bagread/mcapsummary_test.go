@@ -55,7 +55,7 @@ func TestReadSummary(t *testing.T) {
 		{"summary in the magic", edit(false, u64(9, 7)), 1 << 20, "no usable summary"},
 		{"summary past the offsets", edit(false, u64(9, summaryOffsetStart+1)), 1 << 20, "no usable summary"},
 		{"summary offsets ignored", edit(false, u64(17, 0)), 1 << 20, ""},
-		{"summary offsets past the footer", edit(false, u64(17, uint64(size))), 1 << 20, ""},
+		{"summary offsets past the end", edit(false, u64(17, uint64(size+1000))), 1 << 20, ""},
 		{"summary starting inside a record", edit(false, u64(9, summaryStart+1)), 1 << 20, "summary record runs past the summary"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
