@@ -98,6 +98,12 @@ func TestAppendJSONScan(t *testing.T) {
 	add(func(r *analysis.ScanRow) { r.HasTF, r.TFLatestNS = true, 1_700_000_000_000000000 })
 	add(func(r *analysis.ScanRow) { r.HasTF, r.TFLatestNS, r.StampNS = true, math.MinInt64, math.MaxInt64 }) // diff overflows
 	add(func(r *analysis.ScanRow) { r.HasTF, r.DiffS, r.TFLatestNS = true, math.NaN(), 5 })
+	// Past int64 the diff comes from DiffS: signed zero, extremes, infinity.
+	for _, d := range []float64{math.Copysign(0, -1), 1e300, -5e-324, 1.7976931348623157e308, math.Inf(-1)} {
+		add(func(r *analysis.ScanRow) {
+			r.HasTF, r.TFLatestNS, r.StampNS, r.DiffS = true, math.MinInt64, math.MaxInt64, d
+		})
+	}
 	add(func(r *analysis.ScanRow) {
 		r.HasPublishTime, r.PublishTimeNS, r.HasClock, r.ClockNS = true, -3, true, 0
 	})

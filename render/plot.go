@@ -438,7 +438,10 @@ func clockPlot(r *analysis.Report, dur float64) *plot {
 	if lo >= 0 {
 		d.Y0 = math.Max(d.Y0, 0)
 	}
-	for v := d.Y0; v <= d.Y1+step*1e-9 && len(d.YTicks) < 20; v += step {
+	// Counted, not stepped: a step below float64's resolution at this
+	// offset would never reach d.Y1. About 6-9 ticks; never more than 20.
+	for i := range min(int(math.Round((d.Y1-d.Y0)/step)), 19) + 1 {
+		v := d.Y0 + float64(i)*step
 		d.YTicks = append(d.YTicks, tick{V: v, Label: trimFloat(v, step)})
 	}
 	s := series{Name: "/clock", Color: "#2563eb", Kind: "line"}
