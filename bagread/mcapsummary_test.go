@@ -36,6 +36,40 @@ func TestReadSummary(t *testing.T) {
 	u64 := func(off int, v uint64) func([]byte) {
 		return func(foot []byte) { binary.LittleEndian.PutUint64(foot[off:], v) }
 	}
+	// The summary's records: opcode and offset in the file.
+	type sumRec struct {
+		op  byte
+		off int
+	}
+	var recs []sumRec
+	for off := int(summaryStart); off < int(summaryOffsetStart); {
+		recs = append(recs, sumRec{good[off], off})
+		off += 9 + int(binary.LittleEndian.Uint64(good[off+1:]))
+	}
+	// editRecs applies f to the records of one opcode (first only, or all).
+	editRecs := func(op byte, all bool, f func(b []byte, off int)) []byte {
+		b := edit(false, func([]byte) {})
+		for _, r := range recs {
+			if r.op == op {
+				f(b, r.off)
+				if !all {
+					break
+				}
+			}
+		}
+		return b
+	}
+	const unknownOp = 0x80
+	// Chunk Index body: start and end time, chunk_start_offset (16), chunk_length (24).
+	chunkIndex := func(startOff func(start, length uint64) (uint64, uint64)) []byte {
+		return editRecs(opChunkIndex, false, func(b []byte, off int) {
+			st, ln := binary.LittleEndian.Uint64(b[off+9+16:]), binary.LittleEndian.Uint64(b[off+9+24:])
+			st, ln = startOff(st, ln)
+			binary.LittleEndian.PutUint64(b[off+9+16:], st)
+			binary.LittleEndian.PutUint64(b[off+9+24:], ln)
+		})
+	}
+	lastRec := recs[len(recs)-1].off
 	for _, c := range []struct {
 		name  string
 		data  []byte
@@ -57,6 +91,18 @@ func TestReadSummary(t *testing.T) {
 		{"summary offsets ignored", edit(false, u64(17, 0)), 1 << 20, ""},
 		{"summary offsets past the end", edit(false, u64(17, uint64(size+1000))), 1 << 20, ""},
 		{"summary starting inside a record", edit(false, u64(9, summaryStart+1)), 1 << 20, "summary record runs past the summary"},
+		{"summary cut inside a record header", edit(false, u64(17, uint64(lastRec+8))), 1 << 20, "torn summary record"},
+		{"summary cut after a record header", edit(false, u64(17, uint64(lastRec+9))), 1 << 20, "summary record runs past the summary"},
+		{"no statistics", editRecs(opStatistics, true, func(b []byte, off int) { b[off] = unknownOp }), 1 << 20, "summary has no statistics"},
+		{"statistics count off by one", editRecs(opStatistics, true, func(b []byte, off int) { binary.LittleEndian.PutUint64(b[off+9:], 31) }),
+			1 << 20, "statistics per-channel counts do not add up"},
+		{"no chunk indexes", editRecs(opChunkIndex, true, func(b []byte, off int) { b[off] = unknownOp }), 1 << 20, "summary has no chunk indexes"},
+		{"chunk in the magic", chunkIndex(func(_, l uint64) (uint64, uint64) { return 7, l }), 1 << 20, "chunk index points outside the data section"},
+		{"chunk right after the magic", chunkIndex(func(_, l uint64) (uint64, uint64) { return 8, l }), 1 << 20, ""},
+		{"chunk longer than the data section", chunkIndex(func(_, _ uint64) (uint64, uint64) { return 8, summaryStart + 1 }), 1 << 20, "chunk index points outside the data section"},
+		{"chunk as long as the data section", chunkIndex(func(_, _ uint64) (uint64, uint64) { return 8, summaryStart - 8 }), 1 << 20, ""},
+		{"chunk ending in the summary", chunkIndex(func(_, l uint64) (uint64, uint64) { return summaryStart - l + 1, l }), 1 << 20, "chunk index points outside the data section"},
+		{"chunk ending at the summary", chunkIndex(func(_, l uint64) (uint64, uint64) { return summaryStart - l, l }), 1 << 20, ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			info, err := readSummary(&mcapHandle{path: p, limit: c.limit, mem: &memFile{name: p, data: c.data}})
