@@ -87,6 +87,10 @@ func TestReadSummary(t *testing.T) {
 		{"footer CRC", edit(true, func(f []byte) { f[25] ^= 1 }), 1 << 20, "MCAP summary CRC mismatch: "},
 		{"no summary", edit(false, u64(9, 0)), 1 << 20, "no usable summary"},
 		{"summary in the magic", edit(false, u64(9, 7)), 1 << 20, "no usable summary"},
+		// A summary may start right after the magic; this one then holds the
+		// whole data section, which its chunk indexes point into.
+		{"summary right after the magic", edit(false, u64(9, 8)), 1 << 20, "chunk index points outside the data section"},
+		{"empty summary", edit(false, u64(9, summaryOffsetStart)), 1 << 20, "summary has no statistics"},
 		{"summary past the offsets", edit(false, u64(9, summaryOffsetStart+1)), 1 << 20, "no usable summary"},
 		{"summary offsets ignored", edit(false, u64(17, 0)), 1 << 20, ""},
 		{"summary offsets past the end", edit(false, u64(17, uint64(size+1000))), 1 << 20, ""},
