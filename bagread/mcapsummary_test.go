@@ -2,6 +2,7 @@ package bagread
 
 import (
 	"encoding/binary"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -70,6 +71,12 @@ func TestReadSummary(t *testing.T) {
 		})
 	}
 	lastRec := recs[len(recs)-1].off
+	chanRec := -1
+	for _, r := range recs {
+		if r.op == opChannel && chanRec < 0 {
+			chanRec = r.off
+		}
+	}
 	for _, c := range []struct {
 		name  string
 		data  []byte
@@ -97,6 +104,8 @@ func TestReadSummary(t *testing.T) {
 		{"summary starting inside a record", edit(false, u64(9, summaryStart+1)), 1 << 20, "summary record runs past the summary"},
 		{"summary cut inside a record header", edit(false, u64(17, uint64(lastRec+8))), 1 << 20, "torn summary record"},
 		{"summary cut after a record header", edit(false, u64(17, uint64(lastRec+9))), 1 << 20, "summary record runs past the summary"},
+		{"channel topic past the record", editRecs(opChannel, false, func(b []byte, off int) { binary.LittleEndian.PutUint32(b[off+9+4:], 1<<31) }),
+			1 << 20, fmt.Sprintf("%s: at byte %d: parse channel: ", p, chanRec)},
 		{"no statistics", editRecs(opStatistics, true, func(b []byte, off int) { b[off] = unknownOp }), 1 << 20, "summary has no statistics"},
 		{"statistics count off by one", editRecs(opStatistics, true, func(b []byte, off int) { binary.LittleEndian.PutUint64(b[off+9:], 31) }),
 			1 << 20, "statistics per-channel counts do not add up"},
