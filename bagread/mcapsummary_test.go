@@ -168,3 +168,14 @@ func TestChannelBeforeSchema(t *testing.T) {
 		t.Errorf("file %d..%d with %d messages, want 100..103 with 4", f.StartNS, f.EndNS, f.MessageCount)
 	}
 }
+
+// TestReadSummaryEmpty: a file without messages needs no chunk index for
+// its summary to be used.
+func TestReadSummaryEmpty(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "e.mcap")
+	writeMCAP(t, p, genSpec{chunked: true, n: 0, noIndex: true})
+	info, err := readSummary(&mcapHandle{path: p, limit: 1 << 20})
+	if err != nil || !info.indexed || info.messages != 0 || len(info.chunks) != 0 || len(info.channels) != 3 {
+		t.Fatalf("readSummary: %+v, %v; want the summary of 3 channels, no messages", info, err)
+	}
+}
