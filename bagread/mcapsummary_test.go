@@ -148,8 +148,8 @@ func TestChannelBeforeSchema(t *testing.T) {
 	}
 	data := cat(mcapMagic, rec(opHeader, cat(str32("ros2"), str32("hand"))),
 		channel(1, 1, "/a"), channel(2, 2, "/b"), schema(1, "pkg/msg/A"), schema(2, "pkg/msg/B"))
-	for i := range 4 {
-		data = cat(data, rec(opMessage, cat(u16(uint16(i%2+1)), u32le(uint32(i)), u64le(uint64(100+i)), u64le(uint64(100+i)), cdrPayload(i, 4))))
+	for i, lt := range []uint64{102, 100, 103, 101} { // out of order: the scan finds the range
+		data = cat(data, rec(opMessage, cat(u16(uint16(i%2+1)), u32le(uint32(i)), u64le(lt), u64le(lt), cdrPayload(i, 4))))
 	}
 	data = cat(data, rec(opDataEnd, u32le(0)), mcapMagic)
 	p := filepath.Join(t.TempDir(), "c.mcap")
@@ -164,8 +164,15 @@ func TestChannelBeforeSchema(t *testing.T) {
 	if a, bb := b.Topic("/a"), b.Topic("/b"); a == nil || bb == nil || a.Type != "pkg/msg/A" || bb.Type != "pkg/msg/B" {
 		t.Errorf("topics %+v, want /a of pkg/msg/A and /b of pkg/msg/B", b.Topics)
 	}
-	if f := b.Files[0]; f.StartNS != 100 || f.EndNS != 103 || f.MessageCount != 4 {
-		t.Errorf("file %d..%d with %d messages, want 100..103 with 4", f.StartNS, f.EndNS, f.MessageCount)
+	if f := b.Files[0]; f.StartNS != 100 || f.EndNS != 103 || f.MessageCount != 4 || f.Indexed {
+		t.Errorf("file %d..%d with %d messages, indexed %v; want 100..103 with 4, scanned", f.StartNS, f.EndNS, f.MessageCount, f.Indexed)
+	}
+	// Data End and the closing magic but no footer: complete, but scanned.
+	end := int64(len(data)) // the closing magic read
+	want := Recovery{Reason: fmt.Sprintf("MCAP summary/footer unreadable (data section complete up to byte %d): read sequentially, recovered 4 messages", end),
+		Offset: end, Recovered: 4}
+	if r := b.Files[0].Recovery; r == nil || *r != want {
+		t.Errorf("recovery %+v, want %+v", r, want)
 	}
 }
 
