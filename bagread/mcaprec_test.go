@@ -1,11 +1,14 @@
 package bagread
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"hash/crc32"
 	"io"
 	"testing"
+
+	"github.com/bagclock/bagclock/internal/bombs"
 )
 
 // rec is one MCAP record: opcode, u64 length, body.
@@ -290,5 +293,93 @@ func TestWALOnly(t *testing.T) {
 		if got := c.r.WALOnly(); got != c.want {
 			t.Errorf("%+v.WALOnly() = %v, want %v", c.r, got, c.want)
 		}
+	}
+}
+
+// TestRecReaderBodyAndSkip: bodies and skips keep the offset right, in a
+// plain file (skips past the buffer seek) and in a FILE-mode zstd stream
+// (bodies grow in 16 MiB steps, skips discard); a torn body or skip says
+// how much was needed and how much there was.
+func TestRecReaderBodyAndSkip(t *testing.T) {
+	big := make([]byte, 17<<20)
+	for i := range big {
+		big[i] = byte(i % 251)
+	}
+	small := []byte("hello")
+	file := cat(mcapMagic, rec(opSchema, small), rec(opChannel, big), rec(opSchema, small), rec(opMessage, big[:100]))
+	torn := file[:len(file)-10]
+	for _, compressed := range []bool{false, true} {
+		data, tornData := file, torn
+		if compressed {
+			data, tornData = bombs.Compress(file), bombs.Compress(torn)
+		}
+		open := func(b []byte) *recReader {
+			rr, err := newRecReader(&mcapHandle{path: "x.mcap", compressed: compressed, limit: 32 << 20, mem: &memFile{data: b}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := rr.magic(); err != nil {
+				t.Fatal(err)
+			}
+			return rr
+		}
+		rr := open(data)
+		var buf []byte
+		for i, want := range []struct {
+			op   byte
+			body []byte
+			skip bool
+		}{{opSchema, small, false}, {opChannel, big, true}, {opSchema, small, true}, {opMessage, big[:100], false}} {
+			op, n, start, err := rr.header()
+			if err != nil || op != want.op || n != uint64(len(want.body)) {
+				t.Fatalf("compressed %v, record %d: header %#x %d %v", compressed, i, op, n, err)
+			}
+			if want.skip {
+				err = rr.skip(n)
+			} else {
+				var b []byte
+				b, err = rr.body(&buf, n)
+				if err == nil && !bytes.Equal(b, want.body) {
+					t.Errorf("compressed %v, record %d: body differs", compressed, i)
+				}
+			}
+			if err != nil || rr.off != start+9+int64(n) {
+				t.Fatalf("compressed %v, record %d at %d: offset %d after it, error %v", compressed, i, start, rr.off, err)
+			}
+		}
+		if _, _, _, err := rr.header(); err != io.EOF {
+			t.Errorf("compressed %v: after the last record: %v", compressed, err)
+		}
+		if err := rr.seekTo(8); compressed != (err != nil) || compressed && err.Error() != "cannot seek in a zstd-compressed MCAP stream" {
+			t.Errorf("compressed %v: seekTo: %v", compressed, err)
+		}
+		rr.close()
+		if !compressed {
+			continue // a plain file's torn records are caught by header
+		}
+		rr = open(tornData)
+		rr.header()
+		rr.body(&buf, 5)
+		rr.header()
+		rr.skip(uint64(len(big)))
+		rr.header()
+		rr.skip(5)
+		_, n, _, _ := rr.header()
+		if _, err := rr.body(&buf, n); err == nil || err.Error() != "record opcode 0xff of 100 bytes runs past end of data (90 bytes left)" {
+			t.Errorf("torn body: %v", err)
+		}
+		rr.close()
+		rr = open(tornData)
+		rr.header()
+		rr.body(&buf, 5)
+		rr.header()
+		rr.skip(uint64(len(big)))
+		rr.header()
+		rr.skip(5)
+		rr.header()
+		if err := rr.skip(100); err == nil || err.Error() != "record opcode 0xff of 100 bytes runs past end of data (90 bytes left)" {
+			t.Errorf("torn skip: %v", err)
+		}
+		rr.close()
 	}
 }
