@@ -1,12 +1,15 @@
 package bagread
 
 import (
+	"bytes"
 	"encoding/binary"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/foxglove/mcap/go/mcap"
 )
 
 // TestReadSummary: the summary is used only when the footer, its offsets
@@ -184,5 +187,42 @@ func TestReadSummaryEmpty(t *testing.T) {
 	info, err := readSummary(&mcapHandle{path: p, limit: 1 << 20})
 	if err != nil || !info.indexed || info.messages != 0 || len(info.chunks) != 0 || len(info.channels) != 3 {
 		t.Fatalf("readSummary: %+v, %v; want the summary of 3 channels, no messages", info, err)
+	}
+}
+
+// TestSummaryHeaderCap: profile and library come from a Header record of
+// less than 1 MiB; a larger one is not read.
+func TestSummaryHeaderCap(t *testing.T) {
+	write := func(lib int) ([]byte, uint64) {
+		var buf bytes.Buffer
+		w, err := mcap.NewWriter(&buf, &mcap.WriterOptions{Chunked: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := w.WriteHeader(&mcap.Header{Profile: "ros2", Library: strings.Repeat("x", lib)}); err != nil {
+			t.Fatal(err)
+		}
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+		return buf.Bytes(), binary.LittleEndian.Uint64(buf.Bytes()[9:])
+	}
+	_, n := write(1000)
+	extra := int(n) - 1000 // header bytes besides the library's x's
+	for _, c := range []struct {
+		length  int
+		profile string
+	}{{1<<20 - 1, "ros2"}, {1 << 20, ""}} {
+		data, n := write(c.length - extra)
+		if n != uint64(c.length) {
+			t.Fatalf("header of %d bytes, want %d", n, c.length)
+		}
+		info, err := readSummary(&mcapHandle{path: "h.mcap", limit: 4 << 20, mem: &memFile{data: data}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if info.profile != c.profile {
+			t.Errorf("header of %d bytes: profile %q, want %q", n, info.profile, c.profile)
+		}
 	}
 }
