@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -169,6 +170,19 @@ func TestChannelBeforeSchema(t *testing.T) {
 	}
 	if f := b.Files[0]; f.StartNS != 100 || f.EndNS != 103 || f.MessageCount != 4 || f.Indexed {
 		t.Errorf("file %d..%d with %d messages, indexed %v; want 100..103 with 4, scanned", f.StartNS, f.EndNS, f.MessageCount, f.Indexed)
+	}
+	for _, c := range []struct {
+		order Order
+		want  []int64
+	}{{RecordOrder, []int64{102, 100, 103, 101}}, {TimeOrder, []int64{100, 101, 102, 103}}} {
+		msgs, _, _ := collect(t, b, ReadOptions{Order: c.order})
+		var got []int64
+		for _, m := range msgs {
+			got = append(got, m.logTime)
+		}
+		if !slices.Equal(got, c.want) {
+			t.Errorf("order %d: log times %v, want %v", c.order, got, c.want)
+		}
 	}
 	// Data End and the closing magic but no footer: complete, but scanned.
 	end := int64(len(data)) // the closing magic read
