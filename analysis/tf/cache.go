@@ -65,11 +65,7 @@ func (c *timeCache) upperBound(s int64) int {
 }
 
 func (c *timeCache) grow() {
-	size := 2 * len(c.buf)
-	if size < 16 {
-		size = 16
-	}
-	nb := make([]entry, size)
+	nb := make([]entry, max(2*len(c.buf), 16))
 	for i := 0; i < c.n; i++ {
 		nb[i] = *c.at(i)
 	}
@@ -104,9 +100,11 @@ func (c *timeCache) hasCopy(pos int, e *entry) bool {
 	return false
 }
 
-// pruneBefore drops oldest entries while oldest + maxAge < latest.
+// pruneBefore drops oldest entries while oldest + maxAge < latest. Its
+// callers pass the newest stamp as latest and maxAge > 0, so the newest
+// entry stays and the cache is never emptied.
 func (c *timeCache) pruneBefore(latest, maxAge int64) {
-	for c.n > 0 && c.oldest().stamp+maxAge < latest {
+	for c.oldest().stamp+maxAge < latest {
 		c.popOldest()
 	}
 }
@@ -170,14 +168,14 @@ func (c *timeCache) find(t int64, interp bool) probe {
 	}
 	newest, oldest := c.newest(), c.oldest()
 	switch {
-	case t == newest.stamp:
-		return probe{parent: newest.parent, rot: newest.rot, trans: newest.trans}
-	case t == oldest.stamp:
-		return probe{parent: oldest.parent, rot: oldest.rot, trans: oldest.trans}
 	case t > newest.stamp:
 		return probe{fail: formFuture, have: newest.stamp}
 	case t < oldest.stamp:
 		return probe{fail: formPast, have: oldest.stamp}
+	case t == newest.stamp:
+		return probe{parent: newest.parent, rot: newest.rot, trans: newest.trans}
+	case t == oldest.stamp:
+		return probe{parent: oldest.parent, rot: oldest.rot, trans: oldest.trans}
 	}
 	i := c.upperBound(t) - 1
 	one, two := c.at(i), c.at(i+1) // one older (stamp <= t), two newer

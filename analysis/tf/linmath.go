@@ -42,15 +42,11 @@ func addVec(a, b Vec3) Vec3 { return Vec3{a.X + b.X, a.Y + b.Y, a.Z + b.Z} }
 
 func negVec(a Vec3) Vec3 { return Vec3{-a.X, -a.Y, -a.Z} }
 
-// acosClamped is tf2Acos: the argument is clamped to [-1, 1] first.
+// acosClamped is tf2Acos for slerp's argument, |dot|/norms, which is never
+// negative: tf2 clamps it to [-1, 1] first, of which only the upper bound
+// can apply (rounding can push it past 1).
 func acosClamped(x float64) float64 {
-	if x < -1 {
-		x = -1
-	}
-	if x > 1 {
-		x = 1
-	}
-	return math.Acos(x)
+	return math.Acos(min(x, 1))
 }
 
 // slerp is tf2's Quaternion::slerp: shortest path (the second quaternion

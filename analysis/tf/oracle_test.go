@@ -492,6 +492,20 @@ func TestDifferentialTF2(t *testing.T) {
 		n = 2000
 	}
 	ops := genScenarios(20261201, n)
+	start := time.Now()
+	counts, oracleTime := checkOracle(t, bin, ops)
+	t.Logf("%d scenarios, %d ops (oracle %v, total %v); outcomes %v", counts["scenario"], len(ops), oracleTime.Round(time.Millisecond), time.Since(start).Round(time.Millisecond), counts)
+	if counts["scenario"] < n {
+		t.Errorf("only %d scenarios", counts["scenario"])
+	}
+}
+
+// checkOracle runs ops through the oracle and through a GenerationPruneAfter
+// buffer (= ROS 1) and a GenerationCurrent one, failing t where they differ
+// other than in the documented ways; it returns the outcome counts and the
+// oracle's time.
+func checkOracle(t *testing.T, bin string, ops []gop) (map[string]int, time.Duration) {
+	t.Helper()
 	lines := make([]string, len(ops))
 	for i := range ops {
 		lines[i] = ops[i].json()
@@ -577,10 +591,7 @@ func TestDifferentialTF2(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("%d scenarios, %d ops (oracle %v, total %v); outcomes %v", counts["scenario"], len(ops), oracleTime.Round(time.Millisecond), time.Since(start).Round(time.Millisecond), counts)
-	if counts["scenario"] < n {
-		t.Errorf("only %d scenarios", counts["scenario"])
-	}
+	return counts, oracleTime
 }
 
 // explainedByPruning reports whether the current-rules buffer holds, for
