@@ -71,6 +71,18 @@ func TestOracleEdges(t *testing.T) {
 	e.set("w", "c", 15*sec+1, Vec3{X: 16}, Quat{W: 1})
 	e.queries("w", "c", 5*sec, 5*sec+1, 15*sec+1)
 
+	// After a clear, the ring storage still holds the old entries: a full
+	// cache of newer stamps, then a stamp and an older one inserted behind
+	// it must not meet them.
+	e.add(gop{kind: "reset", cacheNS: 10 * sec})
+	for i := int64(1); i <= 16; i++ {
+		e.set("w", "c", i*sec/10, Vec3{X: float64(i)}, Quat{W: 1})
+	}
+	e.add(gop{kind: "clear"})
+	e.set("w", "c", 1*sec, Vec3{X: 100}, Quat{W: 1})
+	e.set("w", "c", 1*sec-sec/20, Vec3{X: 95}, Quat{W: 1})
+	e.queries("w", "c", 1*sec-sec/20, 1*sec-sec/40, 1*sec)
+
 	// tf2's MAX_GRAPH_DEPTH: chains around 1000 links, walked from either
 	// end and to the middle.
 	for _, n := range []int{999, 1000, 1001, 1002} {

@@ -172,16 +172,15 @@ type lctItem struct {
 }
 
 // lctWalk is the walk of BufferCore::getLatestCommonTime. It returns the
-// latest common time, the source-side links used (in src, from the source
-// up) and the number of target-side links (appended to src after them when
-// collect is set).
-func (b *Buffer) lctWalk(target, source uint32, wantText bool, src []lctItem, collect bool) (int64, []lctItem, int, failure) {
+// latest common time and the source-side links used (in src, from the source
+// up), followed, when collect is set, by the target-side links.
+func (b *Buffer) lctWalk(target, source uint32, wantText bool, src []lctItem, collect bool) (int64, []lctItem, failure) {
 	if source == 0 || target == 0 {
-		return 0, src, 0, failure{form: formNotDefined}
+		return 0, src, failure{form: formNotDefined}
 	}
 	if source == target {
 		st, _ := b.frames[source].latestOf()
-		return st, src, 0, failure{}
+		return st, src, failure{}
 	}
 	common := int64(math.MaxInt64)
 	frame := source
@@ -200,10 +199,10 @@ func (b *Buffer) lctWalk(target, source uint32, wantText bool, src []lctItem, co
 		src = append(src, lctItem{stamp: stamp, parent: parent, child: frame})
 		frame = parent
 		if frame == target {
-			return zeroIfMax(common), src, 0, failure{}
+			return zeroIfMax(common), src, failure{}
 		}
 		if depth++; depth > maxGraphDepth {
-			return 0, src, 0, b.loopFailure(wantText)
+			return 0, src, b.loopFailure(wantText)
 		}
 	}
 	nsrc := len(src)
@@ -211,7 +210,7 @@ func (b *Buffer) lctWalk(target, source uint32, wantText bool, src []lctItem, co
 	frame = target
 	common = math.MaxInt64
 	var commonParent uint32
-	ntgt := 0
+	used := 0
 	for depth := 0; ; {
 		f := &b.frames[frame]
 		if f.kind == noCache {
@@ -226,12 +225,11 @@ func (b *Buffer) lctWalk(target, source uint32, wantText bool, src []lctItem, co
 		}
 		if collect {
 			src = append(src, lctItem{stamp: stamp, parent: parent, child: frame})
-			ntgt++
 		}
 		found := false
 		for i := 0; i < nsrc; i++ {
 			if src[i].parent == parent {
-				found = true
+				found, used = true, i+1
 				break
 			}
 		}
@@ -241,30 +239,26 @@ func (b *Buffer) lctWalk(target, source uint32, wantText bool, src []lctItem, co
 		}
 		frame = parent
 		if frame == source {
-			return zeroIfMax(common), src[nsrc:], ntgt, failure{}
+			return zeroIfMax(common), src[nsrc:], failure{}
 		}
 		if depth++; depth > maxGraphDepth {
-			return 0, src, 0, b.loopFailure(wantText)
+			return 0, src, b.loopFailure(wantText)
 		}
 	}
 	if commonParent == 0 {
-		return 0, src, 0, failure{form: formConnectivity}
+		return 0, src, failure{form: formConnectivity}
 	}
-	used := nsrc
-	for i := 0; i < nsrc; i++ {
-		if src[i].stamp != 0 {
-			common = min(common, src[i].stamp)
-		}
-		if src[i].parent == commonParent {
-			used = i + 1
-			break
+	// src[:used] are the source-side links up to the common parent.
+	for _, it := range src[:used] {
+		if it.stamp != 0 {
+			common = min(common, it.stamp)
 		}
 	}
-	if collect && used < nsrc {
+	if collect {
 		// Drop the source-side links above the common parent.
 		src = append(src[:used], src[nsrc:]...)
 	}
-	return zeroIfMax(common), src, ntgt, failure{}
+	return zeroIfMax(common), src, failure{}
 }
 
 func zeroIfMax(t int64) int64 {
@@ -276,7 +270,7 @@ func zeroIfMax(t int64) int64 {
 
 func (b *Buffer) latestCommonTime(target, source uint32, wantText bool) (int64, failure) {
 	var stack [32]lctItem
-	t, _, _, f := b.lctWalk(target, source, wantText, stack[:0], false)
+	t, _, f := b.lctWalk(target, source, wantText, stack[:0], false)
 	return t, f
 }
 
@@ -450,14 +444,14 @@ func (b *Buffer) AppendPath(dst []Link, target, source string) ([]Link, error) {
 		return dst, nil
 	}
 	var stack [32]lctItem
-	_, items, _, f := b.lctWalk(tid, sid, true, stack[:0], true)
+	_, items, f := b.lctWalk(tid, sid, true, stack[:0], true)
 	if f.form != formNone {
 		return dst, f.toError(target, source)
 	}
 	for _, it := range items {
 		fd := &b.frames[it.child]
 		l := Link{Parent: b.frames[it.parent].name, Child: fd.name, Static: fd.kind == staticCache}
-		if fd.kind == dynamicCache && fd.dyn.n > 0 {
+		if fd.kind == dynamicCache { // a walked link has a cached entry
 			l.NewestNS, l.OldestNS = fd.dyn.newest().stamp, fd.dyn.oldest().stamp
 		}
 		dst = append(dst, l)
