@@ -118,14 +118,14 @@ func TestSameStampOrder(t *testing.T) {
 		for i := 1; i <= depth+1; i++ {
 			mustSet(t, b, tfAt("odom", "base", int64(i)*sec, float64(i)), false)
 		}
-		mustSet(t, b, tfAt("odom", "base", 1*sec, 10), false)
-		// halfway between the new 1 s entry (x=10) and the 2 s one (x=2)
-		s, err := b.LookupTransform("odom", "base", sec+sec/2)
-		if err != nil || s.Transform.Translation.X != 6 {
-			t.Errorf("depth %d: at 1.5 s %v %v, want x=6", depth, s.Transform.Translation, err)
+		mustSet(t, b, tfAt("odom", "base", 2*sec, 10), false)
+		// halfway between the new 2 s entry (x=10) and the 3 s one (x=3)
+		s, err := b.LookupTransform("odom", "base", 2*sec+sec/2)
+		if err != nil || s.Transform.Translation.X != 6.5 {
+			t.Errorf("depth %d: at 2.5 s %v %v, want x=6.5", depth, s.Transform.Translation, err)
 		}
 		// a copy of the older same-stamp entry is dropped too
-		mustSet(t, b, tfAt("odom", "base", 1*sec, 1), false)
+		mustSet(t, b, tfAt("odom", "base", 2*sec, 2), false)
 		if n := b.CacheLen("base"); n != depth+2 {
 			t.Errorf("depth %d: CacheLen = %d after a copy, want %d", depth, n, depth+2)
 		}

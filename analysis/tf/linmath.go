@@ -55,12 +55,7 @@ func acosClamped(x float64) float64 {
 func slerp(q, r Quat, t float64) Quat {
 	s := math.Sqrt(q.dot(q) * r.dot(r))
 	d := q.dot(r)
-	var theta float64
-	if d < 0 {
-		theta = acosClamped(-d / s)
-	} else {
-		theta = acosClamped(d / s)
-	}
+	theta := acosClamped(math.Abs(d) / s)
 	if theta == 0 {
 		return q
 	}
