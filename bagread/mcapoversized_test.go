@@ -1,0 +1,84 @@
+package bagread
+
+import (
+	"encoding/binary"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+)
+
+// TestOversizedRecords: in a plain file a record over the decode budget
+// is stepped over and reading goes on. Losing a record bagread reads is a
+// skipped problem naming its opcode, offset, declared size and the budget;
+// a top-level message of a selected channel is also yielded with Err set;
+// records bagread never reads go without a note.
+func TestOversizedRecords(t *testing.T) {
+	const limit = 1024
+	u16 := func(v uint16) []byte { return binary.LittleEndian.AppendUint16(nil, v) }
+	msg := func(ch uint16, lt uint64, data []byte) []byte {
+		return rec(opMessage, cat(u16(ch), u32le(0), u64le(lt), u64le(lt+1), data))
+	}
+	head := cat(mcapMagic, rec(opHeader, cat(str32("ros2"), str32("hand"))),
+		rec(opSchema, cat(u16(1), str32("pkg/msg/A"), str32("ros2msg"), str32("int32 a"))),
+		rec(opChannel, cat(u16(1), u16(1), str32("/a"), str32("cdr"), u32le(0))),
+		msg(1, 10, cdrPayload(1, 4)))
+	start := int64(len(head))
+	big := make([]byte, 2000)
+	for _, c := range []struct {
+		name    string
+		record  []byte
+		prob    string // "" for none
+		errMsgs []string
+		times   []int64
+	}{
+		{"schema", rec(opSchema, big), "record opcode 0x03 at byte %d declares 2000 bytes: size exceeds limit (decode budget 1024 bytes)", nil, []int64{10, 30}},
+		{"unknown record", rec(0x80, big), "", nil, []int64{10, 30}},
+		{"chunk", rec(opChunk, big), "MCAP chunk at byte %[1]d skipped: record opcode 0x06 at byte %[1]d declares 2000 bytes: size exceeds limit (decode budget 1024 bytes)", nil, []int64{10, 30}},
+		{"message", msg(1, 20, big), "MCAP message at byte %[1]d skipped: record opcode 0x05 at byte %[1]d declares 2022 bytes: size exceeds limit (decode budget 1024 bytes)",
+			[]string{"%[2]s: topic /a message 1 (byte %[1]d): record opcode 0x05 at byte %[1]d declares 2022 bytes: size exceeds limit (decode budget 1024 bytes)"}, []int64{10, 30}},
+		{"message of an unknown channel", msg(9, 20, big), "MCAP message at byte %[1]d skipped: record opcode 0x05 at byte %[1]d declares 2022 bytes: size exceeds limit (decode budget 1024 bytes)", nil, []int64{10, 30}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			p := filepath.Join(t.TempDir(), "o.mcap")
+			data := cat(head, c.record, msg(1, 30, cdrPayload(2, 4)), rec(opDataEnd, u32le(0)), mcapMagic)
+			if err := os.WriteFile(p, data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			b, err := Open(p, Options{MaxRecordBytes: limit})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer b.Close()
+			msgs, probs, errs := collect(t, b, ReadOptions{})
+			var times []int64
+			for _, m := range msgs {
+				times = append(times, m.logTime)
+			}
+			var gotErrs, wantErrs []string
+			for _, e := range errs {
+				gotErrs = append(gotErrs, e.Error())
+			}
+			for _, e := range c.errMsgs {
+				wantErrs = append(wantErrs, fmt.Sprintf(e, start, p))
+			}
+			if !slices.Equal(times, c.times) || !slices.Equal(gotErrs, wantErrs) {
+				t.Errorf("messages at %v, errors %q; want %v and %q", times, gotErrs, c.times, wantErrs)
+			}
+			var skipped []string
+			for _, pr := range probs {
+				if pr.Skipped {
+					skipped = append(skipped, pr.String())
+				}
+			}
+			var want []string
+			if c.prob != "" {
+				want = []string{fmt.Sprintf("%s: skipped at byte %d (reading went on): ", p, start) + fmt.Sprintf(c.prob, start)}
+			}
+			if !slices.Equal(skipped, want) {
+				t.Errorf("skipped problems %q, want %q", skipped, want)
+			}
+		})
+	}
+}
