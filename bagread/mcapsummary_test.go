@@ -240,3 +240,45 @@ func TestSummaryHeaderCap(t *testing.T) {
 		}
 	}
 }
+
+// TestChunkMissingFromIndex: a chunk the summary's chunk index leaves out
+// is read by the stream itself while the others come from read-ahead;
+// every message is read once, in order.
+func TestChunkMissingFromIndex(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "m.mcap")
+	want := writeMCAP(t, p, genSpec{chunked: true, compression: mcap.CompressionZSTD, chunkSize: 256, n: 40})
+	data, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	foot := data[len(data)-footerLen:]
+	binary.LittleEndian.PutUint32(foot[25:], 0) // summary CRC: not checked
+	seen := 0
+	for off := int(binary.LittleEndian.Uint64(foot[9:])); off < int(binary.LittleEndian.Uint64(foot[17:])); off += 9 + int(binary.LittleEndian.Uint64(data[off+1:])) {
+		if data[off] == opChunkIndex {
+			if seen++; seen == 2 {
+				data[off] = 0x80 // the second chunk's index entry becomes an unknown record
+			}
+		}
+	}
+	if err := os.WriteFile(p, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	b, err := Open(p, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	if !b.Files[0].Indexed || seen < 4 {
+		t.Fatalf("indexed %v, %d chunk indexes: want an indexed file of several chunks", b.Files[0].Indexed, seen)
+	}
+	got, probs, errs := collect(t, b, ReadOptions{})
+	if len(probs)+len(errs) > 0 || len(got) != len(want) {
+		t.Fatalf("%d messages, problems %v, errors %v; want %d", len(got), probs, errs, len(want))
+	}
+	for i := range got {
+		if got[i].logTime != want[i].logTime || !bytes.Equal(got[i].data, want[i].data) {
+			t.Fatalf("message %d differs", i)
+		}
+	}
+}
