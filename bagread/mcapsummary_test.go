@@ -175,13 +175,18 @@ func TestChannelBeforeSchema(t *testing.T) {
 		order Order
 		want  []int64
 	}{{RecordOrder, []int64{102, 100, 103, 101}}, {TimeOrder, []int64{100, 101, 102, 103}}} {
-		msgs, _, _ := collect(t, b, ReadOptions{Order: c.order})
+		msgs, probs, _ := collect(t, b, ReadOptions{Order: c.order})
 		var got []int64
 		for _, m := range msgs {
 			got = append(got, m.logTime)
 		}
 		if !slices.Equal(got, c.want) {
 			t.Errorf("order %d: log times %v, want %v", c.order, got, c.want)
+		}
+		// A read repeats why the file was read sequentially.
+		note := fmt.Sprintf("%s: stopped at byte %d after 4 messages: MCAP summary/footer unreadable (data section complete up to byte %[2]d): read sequentially, recovered 4 messages", p, len(data))
+		if len(probs) != 1 || probs[0].String() != note {
+			t.Errorf("order %d: problems %v, want %q", c.order, probs, note)
 		}
 	}
 	// Data End and the closing magic but no footer: complete, but scanned.
