@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -80,5 +81,37 @@ func TestOversizedRecords(t *testing.T) {
 				t.Errorf("skipped problems %q, want %q", skipped, want)
 			}
 		})
+	}
+}
+
+// TestBadChannelRecord: a channel record that does not parse is a problem
+// at its offset and reading goes on; its messages belong to no channel.
+func TestBadChannelRecord(t *testing.T) {
+	u16 := func(v uint16) []byte { return binary.LittleEndian.AppendUint16(nil, v) }
+	msg := func(ch uint16, lt uint64) []byte {
+		return rec(opMessage, cat(u16(ch), u32le(0), u64le(lt), u64le(lt), cdrPayload(int(lt), 4)))
+	}
+	data := cat(mcapMagic, rec(opHeader, cat(str32("ros2"), str32("hand"))),
+		rec(opSchema, cat(u16(1), str32("pkg/msg/A"), str32("ros2msg"), str32("int32 a"))),
+		rec(opChannel, cat(u16(1), u16(1), str32("/a"), str32("cdr"), u32le(0))))
+	bad := int64(len(data))
+	data = cat(data, rec(opChannel, cat(u16(2), u16(1), u32le(1000), []byte("/b"))), msg(2, 5), msg(1, 10), rec(opDataEnd, u32le(0)), mcapMagic)
+	p := filepath.Join(t.TempDir(), "c.mcap")
+	if err := os.WriteFile(p, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	b, err := Open(p, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	msgs, probs, _ := collect(t, b, ReadOptions{})
+	var got []string
+	for _, pr := range probs {
+		got = append(got, pr.String())
+	}
+	prefix := fmt.Sprintf("%s: stopped at byte %d after 0 messages: %[1]s: at byte %[2]d: parse channel: ", p, bad)
+	if len(msgs) != 1 || msgs[0].topic != "/a" || len(got) == 0 || !strings.HasPrefix(got[0], prefix) {
+		t.Errorf("messages %v, problems %q; want /a's message and a problem starting %q", msgs, got, prefix)
 	}
 }
