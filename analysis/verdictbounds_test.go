@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -124,5 +125,81 @@ func TestCountedOnlyBoundary(t *testing.T) {
 	}
 	if topics, n := a.emptyFrameTopics(); !reflect.DeepEqual(topics, []string{"/one"}) || n != 1 {
 		t.Errorf("emptyFrameTopics = %q, %d; want [/one], 1", topics, n)
+	}
+}
+
+// TestStaticOtherClockBoundary: a static link is on another clock when its
+// stamp is at least EpochThresholdNS from dynamic tf's median; without
+// dynamic tf there is nothing to compare with.
+func TestStaticOtherClockBoundary(t *testing.T) {
+	dyn := 2 * EpochThresholdNS
+	one := "Static link odom->laser on /tf_static is stamped"
+	for _, tc := range []struct {
+		name  string
+		links []TFLink
+		want  string // the one evidence line's start ("" none)
+	}{
+		{"no dynamic tf", []TFLink{{Parent: "odom", Child: "laser", Topic: "/tf_static", Static: true, NewestNS: 17e17}}, ""},
+		{"exactly the threshold apart", []TFLink{{Parent: "map", Child: "odom", NewestNS: dyn}, {Parent: "odom", Child: "laser", Topic: "/tf_static", Static: true, NewestNS: dyn - EpochThresholdNS}}, one},
+		{"1 s over", []TFLink{{Parent: "map", Child: "odom", NewestNS: dyn}, {Parent: "odom", Child: "laser", Topic: "/tf_static", Static: true, NewestNS: dyn - EpochThresholdNS - 1e9}}, one},
+		{"1 s under", []TFLink{{Parent: "map", Child: "odom", NewestNS: dyn}, {Parent: "odom", Child: "laser", Topic: "/tf_static", Static: true, NewestNS: dyn - EpochThresholdNS + 1e9}}, ""},
+		{"two links: dynamic tf's time in seconds", []TFLink{{Parent: "map", Child: "odom", NewestNS: dyn}, {Parent: "odom", Child: "laser", Topic: "/tf_static", Static: true}, {Parent: "odom", Child: "imu", Topic: "/tf_static", Static: true}},
+			"2 static links are stamped on another clock than dynamic tf (near " + fmtS(float64(dyn)/1e9) + "), e.g. odom->laser on /tf_static and odom->imu on /tf_static"},
+	} {
+		a := &analyzer{hasClock: true}
+		a.rep.TFTree = tc.links
+		var v Verdict
+		a.otherClockEvidence(&v)
+		switch {
+		case tc.want == "" && len(v.Evidence) != 0:
+			t.Errorf("%s: evidence %q, want none", tc.name, v.Evidence)
+		case tc.want != "" && (len(v.Evidence) != 1 || !strings.HasPrefix(v.Evidence[0], tc.want)):
+			t.Errorf("%s: evidence %q, want one line starting %q", tc.name, v.Evidence, tc.want)
+		}
+	}
+}
+
+// TestMixedClockKindOnly: without /clock, only skew rows of kind
+// different_clock are named as on another clock.
+func TestMixedClockKindOnly(t *testing.T) {
+	a := &analyzer{}
+	a.rep.Skew = []Skew{
+		{Topic: "/scan", Kind: SkewConstantOffset, Count: 10, MedianS: 2},
+		{Topic: "/imu", Kind: SkewDifferentClock, Count: 10, MedianS: 1.7e9},
+	}
+	var v Verdict
+	a.otherClockEvidence(&v)
+	if len(v.Evidence) != 1 || !strings.HasPrefix(v.Evidence[0], "/imu: header stamps are") {
+		t.Errorf("evidence %q, want one line naming /imu alone", v.Evidence)
+	}
+}
+
+// TestAllOffsetSampleBoundary: a row of another kind with at least
+// minSkewSamples samples means the offset is not on every topic; with
+// fewer it does not count.
+func TestAllOffsetSampleBoundary(t *testing.T) {
+	const every = "on every topic is two machines out of sync"
+	for _, tc := range []struct {
+		count int
+		every bool
+	}{
+		{minSkewSamples - 1, true},
+		{minSkewSamples, false},
+		{minSkewSamples + 1, false},
+	} {
+		a := &analyzer{hasClock: true}
+		a.rep.Skew = []Skew{
+			{Topic: "/scan", Kind: SkewConstantOffset, Count: 100, MedianS: 400 * 86400},
+			{Topic: "/imu", Kind: SkewJitter, Count: tc.count, MedianS: 0.01},
+		}
+		var v Verdict
+		a.recorderClockEvidence(&v)
+		got := strings.Contains(strings.Join(v.Evidence, "\n"), every)
+		if got != tc.every {
+			t.Errorf("other row with %d samples: %q; want %q there: %v", tc.count, v.Evidence, every, tc.every)
+		}
+		if !strings.Contains(strings.Join(v.Evidence, "\n"), "Record time − stamp is a constant offset on /scan (") {
+			t.Errorf("other row with %d samples: %q, want the offset line", tc.count, v.Evidence)
+		}
 	}
 }
