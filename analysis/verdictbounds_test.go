@@ -203,3 +203,42 @@ func TestAllOffsetSampleBoundary(t *testing.T) {
 		}
 	}
 }
+
+// TestEmptyFrameCommandsBoundary: one echo command per topic, three at
+// most.
+func TestEmptyFrameCommandsBoundary(t *testing.T) {
+	for _, tc := range []struct {
+		topics []string
+		want   int
+	}{
+		{[]string{"/a", "/b"}, 2},
+		{[]string{"/a", "/b", "/c"}, 3},
+		{[]string{"/a", "/b", "/c", "/d"}, 3},
+	} {
+		var v Verdict
+		(&analyzer{}).emptyFrameSentence(&v, tc.topics, 10)
+		if len(v.Commands) != tc.want || v.Commands[0] != "ros2 topic echo /a --field header.frame_id --once" {
+			t.Errorf("%d topics: commands %q, want %d starting with /a's echo", len(tc.topics), v.Commands, tc.want)
+		}
+	}
+}
+
+// TestClockRateBoundary: a /clock rate outside 0.9..1.1 of record time is
+// evidence; a rate of 0 (not measured) is not.
+func TestClockRateBoundary(t *testing.T) {
+	for _, tc := range []struct {
+		rtf  float64
+		want bool
+	}{
+		{0, false}, {0.5, true}, {0.9, false}, {1, false}, {1.1, false}, {1.5, true},
+	} {
+		a := &analyzer{}
+		a.rep.ClockRate = &ClockRate{RealTimeFactor: tc.rtf}
+		var v Verdict
+		a.jumpEvidence(&v)
+		got := strings.Contains(strings.Join(v.Evidence, "\n"), "/clock runs at")
+		if got != tc.want {
+			t.Errorf("real-time factor %g: evidence %q, want a rate line: %v", tc.rtf, v.Evidence, tc.want)
+		}
+	}
+}
