@@ -166,3 +166,37 @@ func TestProblemString(t *testing.T) {
 		}
 	}
 }
+
+// TestResolveListed: metadata before version 4 lists files relative to
+// the bag's parent directory, later ones relative to the bag; a listed
+// name is also found with or without .zstd.
+func TestResolveListed(t *testing.T) {
+	parent := t.TempDir()
+	dir := filepath.Join(parent, "bag")
+	for _, p := range []string{filepath.Join(parent, "x.db3"), filepath.Join(dir, "x.db3"), filepath.Join(dir, "y.db3.zstd"), filepath.Join(dir, "z.mcap")} {
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, c := range []struct {
+		rel     string
+		version int
+		want    string
+	}{
+		{"x.db3", 3, filepath.Join(parent, "x.db3")},
+		{"x.db3", 4, filepath.Join(dir, "x.db3")},
+		{"bag/x.db3", 3, filepath.Join(parent, "bag", "x.db3")},
+		{"other/x.db3", 5, filepath.Join(dir, "x.db3")},
+		{"y.db3", 5, filepath.Join(dir, "y.db3.zstd")},
+		{"z.mcap.zstd", 5, filepath.Join(dir, "z.mcap")},
+		{filepath.Join(dir, "z.mcap"), 5, filepath.Join(dir, "z.mcap")},
+		{"w.db3", 5, ""},
+	} {
+		if got := resolveListed(dir, c.rel, c.version); got != c.want {
+			t.Errorf("resolveListed(%q, version %d) = %q, want %q", c.rel, c.version, got, c.want)
+		}
+	}
+}
