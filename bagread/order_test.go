@@ -85,3 +85,36 @@ func TestProblemsInFileOrder(t *testing.T) {
 		t.Errorf("problems\n%q, want\n%q", got, want)
 	}
 }
+
+// TestBagTimeRange: a bag's time range spans its files' ranges; a file
+// without messages adds nothing to it.
+func TestBagTimeRange(t *testing.T) {
+	const s, step = 1_000_000_000, 10_000_000
+	for _, c := range []struct {
+		counts     []int
+		start, end int64
+	}{
+		{[]int{4, 8}, s, s + 7*step},
+		{[]int{8, 4}, s, s + 7*step},
+		{[]int{0, 4}, s, s + 3*step},
+		{[]int{4, 0}, s, s + 3*step},
+		{[]int{0, 0}, 0, 0},
+		// Negative: that many messages, the fourth 95 ms early (the
+		// file's first and its last is the third).
+		{[]int{4, -4}, s + 3*step - 95_000_000, s + 3*step},
+		{[]int{-4, 4}, s + 3*step - 95_000_000, s + 3*step},
+	} {
+		dir := t.TempDir()
+		for i, n := range c.counts {
+			writeMCAP(t, filepath.Join(dir, "b_"+itoa(int64(i))+".mcap"), genSpec{chunked: true, n: max(n, -n), jitter: n < 0})
+		}
+		b, err := Open(dir, Options{TempDir: t.TempDir()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if b.StartNS != c.start || b.EndNS != c.end {
+			t.Errorf("files of %v messages: bag %d..%d, want %d..%d", c.counts, b.StartNS, b.EndNS, c.start, c.end)
+		}
+		b.Close()
+	}
+}
