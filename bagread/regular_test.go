@@ -9,6 +9,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/bagclock/bagclock/internal/bombs"
 )
 
 // openWithin runs Open and fails the test if it has not returned within
@@ -144,5 +146,33 @@ func TestReadSmallFileBoundary(t *testing.T) {
 		if err != nil || string(got) != string(want) {
 			t.Errorf("%d bytes: read %d bytes, error %v; want all of them", c.size, len(got), err)
 		}
+	}
+}
+
+// TestPrivateDir: a FILE-mode .zstd file is decompressed into a
+// bagread-* directory under Options.TempDir, removed by Close.
+func TestPrivateDir(t *testing.T) {
+	src := filepath.Join(t.TempDir(), "b_0.db3")
+	writeDB3(t, src, 3, 4, false)
+	data, err := os.ReadFile(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(t.TempDir(), "b_0.db3.zstd")
+	if err := os.WriteFile(p, bombs.Compress(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tmp := t.TempDir()
+	b, err := Open(p, Options{TempDir: tmp})
+	if err != nil {
+		t.Fatal(err)
+	}
+	entries, _ := os.ReadDir(tmp)
+	if len(entries) != 1 || !strings.HasPrefix(entries[0].Name(), "bagread-") || b.MessageCount != 4 {
+		t.Errorf("while open: temp dir holds %v, %d messages; want one bagread-* dir and 4", entries, b.MessageCount)
+	}
+	b.Close()
+	if entries, _ := os.ReadDir(tmp); len(entries) != 0 {
+		t.Errorf("after Close: temp dir holds %v", entries)
 	}
 }
