@@ -1,9 +1,12 @@
 package analysis
 
 import (
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/bagclock/bagclock/internal/bagwrite"
 )
 
 // Boundary tests of the verdict's small helpers (issue 15): each threshold
@@ -240,5 +243,21 @@ func TestClockRateBoundary(t *testing.T) {
 		if got != tc.want {
 			t.Errorf("real-time factor %g: evidence %q, want a rate line: %v", tc.rtf, v.Evidence, tc.want)
 		}
+	}
+}
+
+// TestSkewAheadWithoutDrops: scans exactly ClockSkewThresholdNS ahead of tf
+// are clock_skew; with a queue long enough that none is dropped, the
+// offset is within what tf2 copes with, and the evidence says so.
+func TestSkewAheadWithoutDrops(t *testing.T) {
+	dir := writeCase(t, filepath.Join(t.TempDir(), "bag"), clockCase{name: "skew_ahead_no_drop", laserSkewNS: ClockSkewThresholdNS}, bagwrite.StorageMCAP, 5)
+	rep, _ := analyzeGen(t, dir, Config{QueueSize: 1000, SetQueueSize: true})
+	want := "/scan and tf (odom->base_link) are 1.000 s apart on the same clock: the machines' clocks are out of sync; synchronise them (chrony/NTP)."
+	if rep.Verdict.Class != string(ClockSkew) || rep.Verdict.Sentence != want {
+		t.Errorf("verdict %s %q, want %s %q", rep.Verdict.Class, rep.Verdict.Sentence, ClockSkew, want)
+	}
+	ev := strings.Join(rep.Verdict.Evidence, "\n")
+	if !strings.Contains(ev, "Within the cache time (10 s) tf2 still finds a transform") || strings.Contains(ev, "The offset matters") {
+		t.Errorf("evidence %q, want the within-cache line and not the offset-matters one", rep.Verdict.Evidence)
 	}
 }
