@@ -261,3 +261,29 @@ func TestSkewAheadWithoutDrops(t *testing.T) {
 		t.Errorf("evidence %q, want the within-cache line and not the offset-matters one", rep.Verdict.Evidence)
 	}
 }
+
+// TestTargetIsFrameStampJumps: with the target set to the scans' own
+// frame, header-stamp jumps (no /clock) still get their warning in the
+// headline; the same bag 1 ns short of a jump gets none.
+func TestTargetIsFrameStampJumps(t *testing.T) {
+	for _, tc := range []struct {
+		scanJump, tfJump int64
+		want             string
+	}{
+		{950e6, -20e6 - 1, " But the bag's time jumps 2 times (see the evidence)."},
+		{950e6 - 1, -20e6, ""},
+	} {
+		links := []genLink{{parent: "odom", child: "base_link", ageNS: 10e6, jumpAt: 300, jumpNS: tc.tfJump}, {parent: "base_link", child: "laser", static: true}}
+		stamp := func(i, sim, _ int64) int64 {
+			if i >= 200 {
+				return sim + tc.scanJump
+			}
+			return sim
+		}
+		rep, _ := analyzeGen(t, genBag(t, links, []genScan{{"/scan", "laser", stamp}}, nil, 400), Config{TargetFrames: []string{"laser"}})
+		want := "/scan is in the target frame 'laser' already (frame_id 'laser'): no transform to check; choose another target (--target-frame)." + tc.want
+		if rep.Verdict.Class != VerdictTargetIsFrame || rep.Verdict.Sentence != want {
+			t.Errorf("scan jump %d: verdict %s %q, want %s %q", tc.scanJump, rep.Verdict.Class, rep.Verdict.Sentence, VerdictTargetIsFrame, want)
+		}
+	}
+}
