@@ -1,6 +1,10 @@
 package analysis
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/bagclock/bagclock/analysis/tf"
+)
 
 // Boundary tests of the rows' helpers (issue 15).
 
@@ -83,6 +87,82 @@ func TestStalestTieBreak(t *testing.T) {
 			if got := a.rep.Pairs[0].Stalest; got != tc.want {
 				t.Fatalf("%s: stalest %q, want %q", tc.name, got, tc.want)
 			}
+		}
+	}
+}
+
+// classifyBuf is a tf buffer map->odom->base_link->laser whose two dynamic
+// links have their newest transforms at the given stamps (and one earlier,
+// 1 s before), base_link->laser static.
+func classifyBuf(t *testing.T, mapOdom, odomBase int64) *tfReplay {
+	t.Helper()
+	buf := tf.NewBuffer(tf.Options{})
+	rot := tf.Transform{Rotation: tf.Quat{W: 1}}
+	for _, st := range []struct {
+		parent, child string
+		stamp         int64
+		static        bool
+	}{
+		{"map", "odom", mapOdom - 1e9, false}, {"map", "odom", mapOdom, false},
+		{"odom", "base_link", odomBase - 1e9, false}, {"odom", "base_link", odomBase, false},
+		{"base_link", "laser", 0, true},
+	} {
+		if err := buf.SetTransform(tf.Stamped{Parent: st.parent, Child: st.child, Stamp: st.stamp, Transform: rot}, "test", st.static); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return &tfReplay{buf: buf, linkTopic: map[string]string{"odom": "/tf", "base_link": "/tf"}}
+}
+
+// TestClassifyStalestBoundary: the stalest link is the dynamic one with
+// the oldest newest stamp; of two equally stale, the first on the path.
+func TestClassifyStalestBoundary(t *testing.T) {
+	const s = int64(100e9)
+	for _, tc := range []struct {
+		name              string
+		mapOdom, odomBase int64
+		want              string // stalest parent->child
+	}{
+		{"map->odom staler", s - 1, s, "map->odom"},
+		{"odom->base_link staler", s, s - 1, "odom->base_link"},
+	} {
+		rs := newRowsState(10)
+		row := &ScanRow{FrameID: "laser", TargetFrame: "map"}
+		rs.classify(classifyBuf(t, tc.mapOdom, tc.odomBase), row, s)
+		if got := row.StalestParent + "->" + row.StalestChild; got != tc.want || !row.HasTF || row.Class != SameClock {
+			t.Errorf("%s: stalest %s (has tf %v, class %s), want %s, same_clock", tc.name, got, row.HasTF, row.Class, tc.want)
+		}
+	}
+	// A tie: the first dynamic link met walking from the frame up the path
+	// (odom->base_link) keeps it.
+	rs := newRowsState(10)
+	row := &ScanRow{FrameID: "laser", TargetFrame: "map"}
+	rs.classify(classifyBuf(t, s, s), row, s)
+	if got := row.StalestParent + "->" + row.StalestChild; got != "odom->base_link" {
+		t.Errorf("tie: stalest %s, want odom->base_link", got)
+	}
+}
+
+// TestClassifyIdentityUnknownFrame: a message already in the target frame
+// is static_only (nothing to look up) when tf names that frame, and has no
+// transform when it does not, as a frame tf never names under another
+// target.
+func TestClassifyIdentityUnknownFrame(t *testing.T) {
+	for _, tc := range []struct {
+		frame, target string
+		want          Class
+	}{
+		{"laser", "laser", StaticOnly},
+		{"/laser", "laser", StaticOnly},
+		{"sonar", "sonar", NoTransform},
+		{"sonar", "map", NoTransform},
+		{"laser", "sonar", NoTransform},
+	} {
+		rs := newRowsState(10)
+		row := &ScanRow{FrameID: tc.frame, TargetFrame: tc.target}
+		rs.classify(classifyBuf(t, 100e9, 100e9), row, 100e9)
+		if row.Class != tc.want || row.HasTF {
+			t.Errorf("frame %s, target %s: class %s (has tf %v), want %s", tc.frame, tc.target, row.Class, row.HasTF, tc.want)
 		}
 	}
 }
