@@ -200,3 +200,41 @@ func TestResolveListed(t *testing.T) {
 		}
 	}
 }
+
+// TestDiscoverFiles: split files come in numeric split order; of a split
+// present both plain and as .zstd, the plain one is kept; several loose
+// files without split names are refused.
+func TestDiscoverFiles(t *testing.T) {
+	for _, c := range []struct {
+		names []string
+		want  []string
+		err   string // after "DIR: "
+	}{
+		{[]string{"b_10.mcap", "b_2.mcap", "b_0.mcap"}, []string{"b_0.mcap", "b_2.mcap", "b_10.mcap"}, ""},
+		{[]string{"b_1.db3.zstd", "b_1.db3", "b_0.db3.zstd"}, []string{"b_0.db3.zstd", "b_1.db3"}, ""},
+		{[]string{"b_1.db3", "b_1.db3.zstd"}, []string{"b_1.db3"}, ""},
+		{[]string{"x.mcap", "notes.txt"}, []string{"x.mcap"}, ""},
+		{[]string{"x.mcap", "y.db3"}, nil, "no metadata.yaml and 2 unrelated storage files (x.mcap, y.db3): name one of them"},
+	} {
+		dir := t.TempDir()
+		for _, n := range c.names {
+			if err := os.WriteFile(filepath.Join(dir, n), nil, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		got, err := discoverFiles(dir)
+		var want []string
+		for _, n := range c.want {
+			want = append(want, filepath.Join(dir, n))
+		}
+		if c.err != "" {
+			if err == nil || err.Error() != dir+": "+c.err {
+				t.Errorf("%v: error %v, want %q", c.names, err, c.err)
+			}
+			continue
+		}
+		if err != nil || !slices.Equal(got, want) {
+			t.Errorf("%v: %v, %v; want %v", c.names, got, err, want)
+		}
+	}
+}
