@@ -176,3 +176,47 @@ func TestPrivateDir(t *testing.T) {
 		t.Errorf("after Close: temp dir holds %v", entries)
 	}
 }
+
+// TestNotStorage: a file that is no storage file is refused in the user's
+// words, as a FileError without offset.
+func TestNotStorage(t *testing.T) {
+	dir := t.TempDir()
+	for _, c := range []struct {
+		name, data, want string // want after "PATH: not a ROS 2 bag: "
+	}{
+		{"e.mcap", "", "the file is empty (0 bytes), not a sqlite3 (.db3) or MCAP file"},
+		{"metadata.yaml", "version: 5\n", "this is a bag's metadata.yaml; pass the directory that holds it (" + dir + ")"},
+		{"copy.yaml", "rosbag2_bagfile_information:\n", "this is a bag's metadata.yaml; pass the directory that holds it (" + dir + ")"},
+		{"x.bin", "hello, world", "it is neither a sqlite3 (.db3) nor an MCAP file (it does not start with either's signature)"},
+	} {
+		p := filepath.Join(dir, c.name)
+		if err := os.WriteFile(p, []byte(c.data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		b, err := Open(p, Options{TempDir: t.TempDir()})
+		if err == nil {
+			b.Close()
+		}
+		var fe *FileError
+		if want := p + ": not a ROS 2 bag: " + c.want; err == nil || err.Error() != want || !errors.Is(err, ErrNotABag) || !errors.As(err, &fe) || fe.Offset != -1 {
+			t.Errorf("Open(%s) = %v, want %q", c.name, err, want)
+		}
+	}
+}
+
+// TestTopicsWithoutMetadata: without metadata.yaml a topic's metadata
+// count is unknown (-1); its type, format and QoS come from storage.
+func TestTopicsWithoutMetadata(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "t.mcap")
+	writeMCAP(t, p, genSpec{chunked: true, n: 6})
+	b, err := Open(p, Options{TempDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	tp := b.Topic("/tf")
+	if tp == nil || tp.MetadataCount != -1 || tp.MessageCount != 2 || tp.Type != "tf2_msgs/msg/TFMessage" || tp.SerializationFormat != "cdr" ||
+		len(tp.QoS) != 1 || tp.QoS[0].Depth != 10 || tp.QoS[0].Reliability != "best_effort" {
+		t.Errorf("/tf: %+v", tp)
+	}
+}
