@@ -118,3 +118,52 @@ func TestBagTimeRange(t *testing.T) {
 		b.Close()
 	}
 }
+
+// TestMetadataClaims: metadata.yaml's counts are compared with storage,
+// topic by topic and in total; a topic only it lists is added with a
+// warning; its compression mode is taken unless NONE.
+func TestMetadataClaims(t *testing.T) {
+	for _, c := range []struct {
+		mode, wantFormat, wantMode string
+	}{{"NONE", "", ""}, {"message", "zstd", "MESSAGE"}} {
+		dir := t.TempDir()
+		writeMCAP(t, filepath.Join(dir, "b_0.mcap"), genSpec{chunked: true, n: 6})
+		md := `rosbag2_bagfile_information:
+  version: 5
+  storage_identifier: mcap
+  relative_file_paths: [b_0.mcap]
+  message_count: 7
+  compression_format: zstd
+  compression_mode: ` + c.mode + `
+  topics_with_message_count:
+    - topic_metadata: {name: /scan, type: sensor_msgs/msg/LaserScan, serialization_format: cdr, offered_qos_profiles: ""}
+      message_count: 2
+    - topic_metadata: {name: /tf, type: tf2_msgs/msg/TFMessage, serialization_format: cdr, offered_qos_profiles: ""}
+      message_count: 3
+    - topic_metadata: {name: /gone, type: std_msgs/msg/Empty, serialization_format: cdr, offered_qos_profiles: "- history: 1\n  depth: 5\n"}
+      message_count: 1
+`
+		if err := os.WriteFile(filepath.Join(dir, "metadata.yaml"), []byte(md), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		b, err := Open(dir, Options{TempDir: t.TempDir()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := []string{
+			"topic /tf: metadata.yaml says 3 messages, storage has 2",
+			"topic /gone is in metadata.yaml but not in storage",
+			"topic /gone: metadata.yaml says 1 messages, storage has 0",
+			"metadata.yaml says 7 messages, storage has 6",
+		}
+		if !slices.Equal(b.Warnings, want) || b.CompressionFormat != c.wantFormat || b.CompressionMode != c.wantMode {
+			t.Errorf("mode %s: warnings %q, compression %q %q; want %q, %q %q", c.mode, b.Warnings, b.CompressionFormat, b.CompressionMode, want, c.wantFormat, c.wantMode)
+		}
+		gone, scan := b.Topic("/gone"), b.Topic("/scan")
+		if gone == nil || gone.Type != "std_msgs/msg/Empty" || gone.MetadataCount != 1 || len(gone.QoS) != 1 || gone.QoS[0].Depth != 5 ||
+			scan == nil || scan.MetadataCount != 2 || scan.MessageCount != 2 {
+			t.Errorf("mode %s: /gone %+v, /scan %+v", c.mode, gone, scan)
+		}
+		b.Close()
+	}
+}
