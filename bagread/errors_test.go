@@ -214,6 +214,8 @@ func TestDiscoverFiles(t *testing.T) {
 		{[]string{"b_1.db3.zstd", "b_1.db3", "b_0.db3.zstd"}, []string{"b_0.db3.zstd", "b_1.db3"}, ""},
 		{[]string{"b_1.db3", "b_1.db3.zstd"}, []string{"b_1.db3"}, ""},
 		{[]string{"x.mcap", "notes.txt"}, []string{"x.mcap"}, ""},
+		{[]string{"a_1.db3", "b_1.db3"}, nil, "no metadata.yaml and two storage files for split 1 (a_1.db3, b_1.db3): name one of them"},
+		{[]string{"a_0.db3", "a_1.db3.zstd", "b_1.mcap"}, nil, "no metadata.yaml and two storage files for split 1 (b_1.mcap, a_1.db3.zstd): name one of them"},
 		{[]string{"x.mcap", "y.db3"}, nil, "no metadata.yaml and 2 unrelated storage files (x.mcap, y.db3): name one of them"},
 	} {
 		dir := t.TempDir()

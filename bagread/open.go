@@ -237,7 +237,13 @@ func discoverFiles(dir string) ([]string, error) {
 	var out []string
 	for i, s := range splits {
 		if i > 0 && splits[i-1].index == s.index {
-			continue // same split as a .zstd and a plain file: keep one
+			prev := splits[i-1].name
+			if strings.TrimSuffix(prev, ".zstd") == strings.TrimSuffix(s.name, ".zstd") {
+				continue // same split as a .zstd and a plain file: keep one
+			}
+			// Two recordings in one directory: reading one would drop the
+			// other without a word.
+			return nil, fmt.Errorf("%s: no metadata.yaml and two storage files for split %d (%s, %s): name one of them", dir, s.index, prev, s.name)
 		}
 		out = append(out, filepath.Join(dir, s.name))
 	}
