@@ -99,7 +99,6 @@ func (s *mcapStream) lostMessage(l *lostChunk, e lostEntry) rawMessage {
 // messages with Err set, so they are counted as skipped in time order too.
 func (s *mcapStream) takeLost() []rawMessage {
 	l := s.lost
-	s.lost = nil
 	for {
 		op, length, start, err := s.rr.header()
 		if err != nil || op != opMsgIndex {
@@ -109,10 +108,9 @@ func (s *mcapStream) takeLost() []rawMessage {
 		if err != nil {
 			break
 		}
-		s.lost = l
 		s.addLost(start, body)
-		s.lost = nil
 	}
+	s.lost = nil
 	sort.SliceStable(l.entries, func(i, j int) bool { return l.entries[i].chunkOff < l.entries[j].chunkOff })
 	msgs := make([]rawMessage, 0, len(l.entries))
 	for _, e := range l.entries {

@@ -18,7 +18,7 @@ import (
 // channel is yielded with Err set, or read as a prefix when its topic
 // asks for one. It reports whether a message was yielded.
 func (s *mcapStream) skipOversized(op byte, length uint64, start int64) bool {
-	why := s.oversizedErr(op, length, start)
+	why := fmt.Errorf("record opcode 0x%02x at byte %d declares %d bytes: %w (decode budget %d bytes)", op, start, length, ErrTooLarge, s.h.limit)
 	switch op {
 	case opChunk:
 		if err := s.rr.skip(length); err != nil {
@@ -38,12 +38,6 @@ func (s *mcapStream) skipOversized(op byte, length uint64, start int64) bool {
 		s.stop(start, err)
 	}
 	return false
-}
-
-// oversizedErr says that the record at start declares more bytes than
-// the decode budget; it wraps ErrTooLarge.
-func (s *mcapStream) oversizedErr(op byte, length uint64, start int64) error {
-	return fmt.Errorf("record opcode 0x%02x at byte %d declares %d bytes: %w (decode budget %d bytes)", op, start, length, ErrTooLarge, s.h.limit)
 }
 
 // skipOversizedMessage handles a top-level Message record over the

@@ -529,11 +529,7 @@ func (m *chunkMerge) load(i int) {
 		s.salvageTail(start, err)
 		s.stopErr = nil // the file-level problem is already reported
 	case op == opChunk && errors.Is(err, ErrTooLarge):
-		if err := s.rr.skip(length); err != nil {
-			s.problem(start, fmt.Errorf("MCAP chunk at byte %d unreadable: %w", start, err))
-			return
-		}
-		s.skipProblem(start, fmt.Errorf("MCAP chunk at byte %d skipped: %w", start, s.oversizedErr(op, length, start)))
+		s.skipOversized(op, length, start) // as in record order
 	case err == nil && op != opChunk:
 		err = fmt.Errorf("chunk index points at opcode 0x%02x", op)
 		fallthrough
