@@ -215,12 +215,10 @@ func Build(bag *bagread.Bag) (*Report, error) {
 			top.RateApprox = true
 		}
 		top.finishLinks()
-		if fs := frames[top.Name]; len(fs) > 0 {
-			for f := range fs {
-				top.Frames = append(top.Frames, f)
-			}
-			sort.Strings(top.Frames)
+		for f := range frames[top.Name] {
+			top.Frames = append(top.Frames, f)
 		}
+		sort.Strings(top.Frames) // also a tf topic's links, sorted already
 	}
 	return rep, nil
 }
