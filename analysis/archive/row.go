@@ -84,11 +84,7 @@ type Row struct {
 func FromReport(row Row, rep *analysis.Report) Row {
 	row.Status, row.Error = StatusOK, ""
 	row.Storage = rep.Bag.Storage
-	if rep.Bag.EndNS > rep.Bag.StartNS {
-		row.DurationS = float64(rep.Bag.EndNS-rep.Bag.StartNS) / 1e9
-	} else {
-		row.DurationS = 0
-	}
+	row.DurationS = max(0, float64(rep.Bag.EndNS-rep.Bag.StartNS)/1e9) // 0 for an end before the start
 	row.Messages = rep.Bag.Messages
 	row.Verdict = rep.Summary.Verdict
 	if row.Verdict == "" {
