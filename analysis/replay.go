@@ -93,10 +93,13 @@ func newAnalyzer(bag *bagread.Bag, cfg Config, sink ScanSink) (*analyzer, error)
 		a.params.ToleranceNS = int64(math.Round(cfg.ToleranceS * 1e9))
 	}
 	if cfg.SetCacheTime {
-		if !(cfg.CacheTimeS > 0) {
-			return nil, fmt.Errorf("cache time %g: must be > 0", cfg.CacheTimeS)
+		// Checked after rounding: a cache time under half a nanosecond
+		// rounded to 0 and fell back to the preset's 10 s below.
+		ns := math.Round(cfg.CacheTimeS * 1e9)
+		if !(ns >= 1) {
+			return nil, fmt.Errorf("cache time %g: must be at least 1 ns", cfg.CacheTimeS)
 		}
-		a.cache = int64(math.Round(cfg.CacheTimeS * 1e9))
+		a.cache = int64(ns)
 	}
 	if a.cache <= 0 {
 		a.cache = 10_000_000_000
