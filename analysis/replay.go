@@ -229,10 +229,10 @@ func (a *analyzer) selectTopics() error {
 		pr := presetFor(cfg.Consumer, a.preset, ti.Type)
 		ts := &topicState{name: name, typ: ti.Type, role: roleStamped, id: i, messages: count[name],
 			preset: pr.Name, params: a.overrideParams(pr.Params), laser: isType(ti.Type, cdr.TypeLaserScan),
-			anyFrame: isSensorType(ti.Type)}
-		if len(cfg.TargetFrames) > 0 {
-			ts.targets = append([]string(nil), cfg.TargetFrames...)
-		}
+			anyFrame: isSensorType(ti.Type),
+			// A copy of the configured targets; nil without them (decided
+			// at the topic's first message).
+			targets: append([]string(nil), cfg.TargetFrames...)}
 		a.topics.add(ts)
 	}
 	for _, ti := range infos {

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/bagclock/bagclock/analysis/msgfilter"
 	"github.com/bagclock/bagclock/bagread"
 )
 
@@ -75,6 +76,27 @@ func TestBagSummaryProblems(t *testing.T) {
 		}
 		if got := a.rep.Bag.Problems; strings.Join(got, "|") != strings.Join(tc.want, "|") || a.rep.Bag.SizeBytes != tc.size {
 			t.Errorf("%s: problems %q, size %d; want %q, %d", tc.name, got, a.rep.Bag.SizeBytes, tc.want, tc.size)
+		}
+	}
+}
+
+// TestOverrideParams: a topic's preset keeps its queue size and tolerance
+// unless the configuration sets them.
+func TestOverrideParams(t *testing.T) {
+	preset := msgfilter.Params{QueueSize: 10, ToleranceNS: 5}
+	for _, tc := range []struct {
+		name string
+		cfg  Config
+		want msgfilter.Params
+	}{
+		{"nothing set", Config{QueueSize: 3, ToleranceS: 0.25}, preset},
+		{"queue size set", Config{SetQueueSize: true, QueueSize: 3}, msgfilter.Params{QueueSize: 3, ToleranceNS: 5}},
+		{"tolerance set", Config{SetTolerance: true, ToleranceS: 0.25}, msgfilter.Params{QueueSize: 10, ToleranceNS: 250_000_000}},
+		{"tolerance set to 0", Config{SetTolerance: true}, msgfilter.Params{QueueSize: 10}},
+	} {
+		a := &analyzer{cfg: tc.cfg}
+		if got := a.overrideParams(preset); got != tc.want {
+			t.Errorf("%s: %+v, want %+v", tc.name, got, tc.want)
 		}
 	}
 }
