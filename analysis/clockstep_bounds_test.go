@@ -1,0 +1,307 @@
+package analysis
+
+import (
+	"fmt"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/bagclock/bagclock/bagread"
+)
+
+// Boundary tests of the clock-step check (issue 15): its helpers and its
+// record-time follower driven message by message, each threshold at its
+// value and just on each side.
+
+// TestSameStepBoundary: a stamp jump is the same step when it is within
+// stepTogetherNS of record time, goes the same way, and its size is within
+// max(stepMatchNS, a fifth of the step) of it.
+func TestSameStepBoundary(t *testing.T) {
+	const at = int64(50_000_000_000)
+	jump := func(logNS, d int64) ClockJump {
+		return ClockJump{LogTimeNS: logNS, FromNS: 7_000_000_000, ToNS: 7_000_000_000 + d}
+	}
+	for _, tc := range []struct {
+		name  string
+		sj    ClockJump
+		delta int64
+		want  bool
+	}{
+		{"same time and size", jump(at, 2_000_000_000), 2_000_000_000, true},
+		{"1 s later", jump(at+stepTogetherNS, 2_000_000_000), 2_000_000_000, true},
+		{"1 s earlier", jump(at-stepTogetherNS, 2_000_000_000), 2_000_000_000, true},
+		{"over 1 s later", jump(at+stepTogetherNS+1, 2_000_000_000), 2_000_000_000, false},
+		{"over 1 s earlier", jump(at-stepTogetherNS-1, 2_000_000_000), 2_000_000_000, false},
+		{"the other way", jump(at, -2_000_000_000), 2_000_000_000, false},
+		{"no jump against a step forward", jump(at, 0), 1, false},
+		{"no jump against no step", jump(at, 0), 0, true},
+		{"backward, a fifth off", jump(at, -2_400_000_000), -2_000_000_000, true},
+		// A fifth of 2 s is 0.4 s, past the 0.2 s floor.
+		{"a fifth larger", jump(at, 2_400_000_000), 2_000_000_000, true},
+		{"over a fifth larger", jump(at, 2_400_000_001), 2_000_000_000, false},
+		{"a fifth smaller", jump(at, 1_600_000_000), 2_000_000_000, true},
+		{"over a fifth smaller", jump(at, 1_599_999_999), 2_000_000_000, false},
+		// Under 1 s the floor of 0.2 s holds.
+		{"0.2 s off a 0.5 s step", jump(at, 700_000_000), 500_000_000, true},
+		{"over 0.2 s off a 0.5 s step", jump(at, 700_000_001), 500_000_000, false},
+	} {
+		if got := sameStep(tc.sj, at, tc.delta); got != tc.want {
+			t.Errorf("%s: sameStep(%+v, %d, %d) = %v, want %v", tc.name, tc.sj, at, tc.delta, got, tc.want)
+		}
+	}
+}
+
+// TestAddSteppedBoundary: a link is named by its link, a topic by its
+// topic, each once, at most maxStepTopics of them.
+func TestAddSteppedBoundary(t *testing.T) {
+	full := func(n int) []string {
+		l := []string{}
+		for i := range n {
+			l = append(l, fmt.Sprintf("/t%d", i))
+		}
+		return l
+	}
+	for _, tc := range []struct {
+		name string
+		list []string
+		sj   ClockJump
+		want []string
+	}{
+		{"nil list, a topic", nil, ClockJump{Topic: "/scan"}, []string{"/scan"}},
+		{"a link", []string{}, ClockJump{Topic: "/tf", Link: "odom->base"}, []string{"odom->base"}},
+		{"already there", []string{"/scan"}, ClockJump{Topic: "/scan"}, []string{"/scan"}},
+		{"one short of the cap", full(maxStepTopics - 1), ClockJump{Topic: "/x"}, append(full(maxStepTopics-1), "/x")},
+		{"at the cap", full(maxStepTopics), ClockJump{Topic: "/x"}, full(maxStepTopics)},
+	} {
+		if got := addStepped(tc.list, tc.sj); !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("%s: addStepped = %q, want %q", tc.name, got, tc.want)
+		}
+	}
+}
+
+// TestStepSentenceWording: each kind of step has its own sentence; stepped
+// and unstepped series are named; a stamp step's size is given unsigned.
+func TestStepSentenceWording(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		s    ClockStep
+		want []string
+		not  []string
+	}{
+		{"stamps back", ClockStep{Source: StepStamps, Kind: "backward", StepS: -2.5, AtS: 12, Stepped: []string{"/a", "/b"}},
+			[]string{"stepped back by 2.500 s at +12.0 s (record time): the stamps of /a and /b jump together"}, []string{"-2.5"}},
+		{"stamps, no step", ClockStep{Source: StepStamps, Kind: "forward", StepS: 0, Stepped: []string{"/a", "/b"}},
+			[]string{"stepped forward by 0.0 ms"}, []string{"-0.0"}},
+		{"record time back", ClockStep{Source: StepRecordTime, Kind: "backward", StepS: -0.8, AtS: 10, Topic: "/scan", Index: 7, Confirmed: true, Stepped: []string{"/a"}},
+			[]string{"stepped back by 800.0 ms at +10.0 s", "at /scan #7); the system-time stamps of /a stepped with it: NTP"}, nil},
+		{"record time back, nothing stepped", ClockStep{Source: StepRecordTime, Kind: "backward", StepS: -0.8, Topic: "/scan", Confirmed: true, Stepped: []string{}},
+			[]string{"#0): NTP"}, []string{"stepped with it"}},
+		{"confirmed forward by /clock", ClockStep{Source: StepRecordTime, Kind: "forward", StepS: 3, AtS: 20, Topic: "/scan", Index: 9, Confirmed: true, Stepped: []string{"/a"}},
+			[]string{"stepped forward by 3.000 s at +20.0 s", "/clock went on by less than half", "; the system-time stamps of /a stepped with it"}, nil},
+		{"confirmed forward by stamps", ClockStep{Source: StepRecordTime, Kind: "forward", StepS: 3, Topic: "/scan", Confirmed: true, Unstepped: []string{"/u"}},
+			[]string{"and some stamps did not jump with it); the stamps of /u did not (a publisher on another clock"}, []string{"/clock went on"}},
+		{"unconfirmed forward", ClockStep{Source: StepRecordTime, Kind: "forward", StepS: 3, AtS: 20, Topic: "/scan", Index: 9, Stepped: []string{"/a"}},
+			[]string{"Record time jumps forward by 3.000 s at +20.0 s with no message in between (at /scan #9); the stamps of /a jump with it: a step forward"}, nil},
+		{"unconfirmed forward, nothing stepped", ClockStep{Source: StepRecordTime, Kind: "forward", StepS: 3, Topic: "/scan", Index: 9},
+			[]string{"(at /scan #9): a step forward"}, nil},
+	} {
+		got := stepSentence(&tc.s)
+		for _, w := range tc.want {
+			if !strings.Contains(got, w) {
+				t.Errorf("%s: %q lacks %q", tc.name, got, w)
+			}
+		}
+		for _, w := range tc.not {
+			if strings.Contains(got, w) {
+				t.Errorf("%s: %q has %q", tc.name, got, w)
+			}
+		}
+	}
+}
+
+// clockStepRun feeds record times (ns) to a clock-step check as
+// record-time-only messages, each 10 ms after the bag start plus its
+// value, and returns the check.
+func clockStepRun(a *analyzer, c *clockStepCheck, logs ...int64) *clockStepCheck {
+	for i, l := range logs {
+		c.onRecord(a, &bagread.Message{Topic: "/scan", Index: uint64(i), LogTimeNS: l}, nil)
+	}
+	return c
+}
+
+func clockStepAnalyzer(cfg Config) *analyzer {
+	return &analyzer{cfg: cfg, clock: &clockState{}, startNS: 1_000_000_000}
+}
+
+// TestClockStepSeeBoundary: which gaps of record time are steps, with the
+// default and configured thresholds.
+func TestClockStepSeeBoundary(t *testing.T) {
+	const s0 = int64(10_000_000_000)
+	// ticks: n gaps of d from s0.
+	ticks := func(n int, d int64) []int64 {
+		l := []int64{}
+		for i := range n {
+			l = append(l, s0+int64(i)*d)
+		}
+		return l
+	}
+	then := func(l []int64, ds ...int64) []int64 {
+		for _, d := range ds {
+			l = append(l, l[len(l)-1]+d)
+		}
+		return l
+	}
+	for _, tc := range []struct {
+		name string
+		cfg  Config
+		logs []int64
+		want []string // kinds of the steps
+	}{
+		{"back 100 ms", Config{}, then(ticks(3, 1e7), -100_000_000), []string{"backward"}},
+		{"back under 100 ms", Config{}, then(ticks(3, 1e7), -99_999_999), nil},
+		{"back 0.5 s configured", Config{JumpMinBackwardNS: -500_000_000}, then(ticks(3, 1e7), -500_000_000), []string{"backward"}},
+		{"back under 0.5 s configured", Config{JumpMinBackwardNS: -500_000_000}, then(ticks(3, 1e7), -499_999_999), nil},
+		{"forward 1 s", Config{}, then(ticks(3, 1e7), 1_000_000_000), []string{"forward"}},
+		{"forward under 1 s", Config{}, then(ticks(3, 1e7), 999_999_999), nil},
+		{"forward 2 s configured", Config{JumpMinForwardNS: 2_000_000_000}, then(ticks(3, 1e7), 2_000_000_000), []string{"forward"}},
+		{"forward under 2 s configured", Config{JumpMinForwardNS: 2_000_000_000}, then(ticks(3, 1e7), 1_999_999_999), nil},
+		// Ten ticks of 0.2 s: the threshold is 2 s.
+		{"forward 1.5 s past 0.2 s ticks", Config{}, then(ticks(11, 200_000_000), 1_500_000_000), nil},
+		{"forward 2 s past 0.2 s ticks", Config{}, then(ticks(11, 200_000_000), 2_000_000_000), []string{"forward"}},
+		// Messages at the same record time are no ticks: they do not pull
+		// the median (and the threshold) down.
+		{"forward 1.5 s past 0.2 s ticks and equal times", Config{}, then(ticks(11, 200_000_000), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1_500_000_000), nil},
+	} {
+		a := clockStepAnalyzer(tc.cfg)
+		c := clockStepRun(a, &clockStepCheck{}, tc.logs...)
+		var got []string
+		for _, st := range c.kept {
+			got = append(got, st.Kind)
+		}
+		if !reflect.DeepEqual(got, tc.want) || c.n != len(tc.want) {
+			t.Errorf("%s: steps %q (n %d), want %q", tc.name, got, c.n, tc.want)
+		}
+	}
+}
+
+// TestClockStepKept: a step's fields, the cap on kept steps with the
+// count going on, and a forward step awaiting /clock at the real-time
+// factor when one is known.
+func TestClockStepKept(t *testing.T) {
+	a := clockStepAnalyzer(Config{})
+	a.clock.ns = 77 // /clock in force before the step
+	c := &clockStepCheck{}
+	clockStepRun(a, c, 3_000_000_000, 3_010_000_000, 2_000_000_000)
+	want := recordStep{ClockStep: ClockStep{Source: StepRecordTime, Kind: "backward", LogTimeNS: 2_000_000_000, AtS: 2.01,
+		FromNS: 3_010_000_000, ToNS: 2_000_000_000, StepS: -1.01, Topic: "/scan", Index: 2,
+		Stepped: []string{}, Unstepped: []string{}, Confirmed: true}, msgsAt: 2, clockBefore: 77}
+	if len(c.kept) != 1 || !reflect.DeepEqual(c.kept[0], want) {
+		t.Fatalf("kept %+v, want %+v", c.kept, want)
+	}
+
+	// 101 steps back: 100 kept, 101 counted.
+	a = clockStepAnalyzer(Config{})
+	c = &clockStepCheck{}
+	logs := []int64{}
+	for i := range maxStepsKept + 1 {
+		logs = append(logs, int64(1000-i)*1_000_000_000)
+	}
+	clockStepRun(a, c, append([]int64{2000_000_000_000}, logs...)...)
+	if len(c.kept) != maxStepsKept || c.n != maxStepsKept+1 {
+		t.Errorf("%d steps kept of %d, want %d of %d", len(c.kept), c.n, maxStepsKept, maxStepsKept+1)
+	}
+	c.finish(a)
+	if n := a.rep.Counts.ClockSteps; n != maxStepsKept+1 {
+		t.Errorf("counted %d steps, want %d", n, maxStepsKept+1)
+	}
+
+	for _, tc := range []struct {
+		name             string
+		seen             bool
+		rtfClock, rtfLog float64
+		await            bool
+		rtf              float64
+	}{
+		{"real-time factor 0.5", true, 1, 2, true, 0.5},
+		{"no record time measured", true, 1, 0, false, 0},
+		{"no /clock", false, 1, 2, false, 0},
+	} {
+		a := clockStepAnalyzer(Config{})
+		a.clock.seen, a.clock.rtfClock, a.clock.rtfLog = tc.seen, tc.rtfClock, tc.rtfLog
+		c := clockStepRun(a, &clockStepCheck{}, 1_000_000_000, 5_000_000_000)
+		if len(c.kept) != 1 || c.kept[0].awaitClock != tc.await || c.kept[0].rtf != tc.rtf {
+			t.Errorf("%s: kept %+v, want await %v at rtf %g", tc.name, c.kept, tc.await, tc.rtf)
+		}
+	}
+}
+
+// TestClockStepClockOK: /clock confirms a forward step when it went on by
+// less than half the sim time the jump of record time takes at the
+// real-time factor.
+func TestClockStepClockOK(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		rtf  float64
+		v    int64 // /clock after the step; it was 1 s before
+		want bool
+	}{
+		// A 4 s step at factor 0.5: 2 s of sim time, half of it 1 s.
+		{"on by under half", 0.5, 1_000_000_000 + 999_999_999, true},
+		{"on by half", 0.5, 2_000_000_000, false},
+		{"on by all", 0.5, 3_000_000_000, false},
+		{"factor 0, /clock went back", 0, 999_999_999, false},
+	} {
+		a := clockStepAnalyzer(Config{})
+		c := &clockStepCheck{kept: []recordStep{{ClockStep: ClockStep{Kind: "forward", FromNS: 6_000_000_000, ToNS: 10_000_000_000},
+			awaitClock: true, rtf: tc.rtf, clockBefore: 1_000_000_000}}}
+		c.onClock(a, &bagread.Message{LogTimeNS: 10_100_000_000}, tc.v)
+		if st := c.kept[0]; st.clockOK != tc.want || st.awaitClock {
+			t.Errorf("%s: clockOK %v (await %v), want %v", tc.name, st.clockOK, st.awaitClock, tc.want)
+		}
+	}
+}
+
+// TestClockStepUnstepped: an analysed topic's first message after a step
+// whose age jumped by the step (within max(0.2 s, a fifth)) did not step;
+// steps of 0.4 s and less are not judged (forward steps from 0.3 s here).
+func TestClockStepUnstepped(t *testing.T) {
+	const epoch = EpochThresholdNS
+	for _, tc := range []struct {
+		name  string
+		d     int64 // the step of record time
+		after int64 // age after the step less age before
+		want  bool
+	}{
+		{"age jumped by the step", 2_000_000_000, 2_000_000_000, true},
+		{"age unchanged", 2_000_000_000, 0, false},
+		{"age jumped a fifth more", 2_000_000_000, 2_400_000_000, true},
+		{"age jumped over a fifth more", 2_000_000_000, 2_400_000_001, false},
+		{"age jumped a fifth less", 2_000_000_000, 1_600_000_000, true},
+		{"age jumped over a fifth less", 2_000_000_000, 1_599_999_999, false},
+		{"step of 0.4 s", 400_000_000, 400_000_000, false},
+		{"step over 0.4 s", 400_000_001, 400_000_001, true},
+		{"step back", -2_000_000_000, -2_000_000_000, true},
+	} {
+		a := clockStepAnalyzer(Config{JumpMinForwardNS: 300_000_000})
+		c := &clockStepCheck{}
+		ts := &topicState{name: "/scan", id: 1}
+		const age0 = int64(10_000_000)
+		l0 := epoch + 100_000_000_000
+		send := func(log, stamp int64) {
+			c.onStamped(a, &stampedMsg{m: &bagread.Message{Topic: "/scan", LogTimeNS: log}, topic: ts, stamp: stamp})
+		}
+		// Two messages before the step, one at it on another topic, then
+		// the topic again.
+		send(l0, l0-age0)
+		send(l0+10_000_000, l0+10_000_000-age0)
+		c.onRecord(a, &bagread.Message{Topic: "/other", LogTimeNS: l0 + 10_000_000 + tc.d}, nil)
+		l1 := l0 + 10_000_000 + tc.d + 10_000_000
+		send(l1, l1-age0-tc.after)
+		if len(c.kept) != 1 {
+			t.Fatalf("%s: steps %+v, want 1", tc.name, c.kept)
+		}
+		if got := len(c.kept[0].Unstepped) == 1; got != tc.want {
+			t.Errorf("%s: unstepped %q, want it %v", tc.name, c.kept[0].Unstepped, tc.want)
+		}
+	}
+}
