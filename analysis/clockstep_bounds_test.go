@@ -305,3 +305,114 @@ func TestClockStepUnstepped(t *testing.T) {
 		}
 	}
 }
+
+// clockStepFinished runs finish on a check holding kept steps after msgs
+// messages, with the bag's stamp jumps and their previous record times.
+func clockStepFinished(c *clockStepCheck, jumps []ClockJump, prevLog []int64) *Report {
+	a := clockStepAnalyzer(Config{})
+	a.rep.StampJumps = jumps
+	a.stampPrevLog = prevLog
+	c.finish(a)
+	return &a.rep
+}
+
+// TestClockStepFinishPauses: a forward jump is judged only with
+// stepMinMsgs messages on each side; confirmed by /clock or by an
+// unstepped topic.
+func TestClockStepFinishPauses(t *testing.T) {
+	fwd := func(msgsAt int, clockOK bool, unstepped []string) recordStep {
+		return recordStep{ClockStep: ClockStep{Source: StepRecordTime, Kind: "forward", LogTimeNS: 9_000_000_000,
+			FromNS: 5_000_000_000, ToNS: 9_000_000_000, StepS: 4, Stepped: []string{}, Unstepped: unstepped}, msgsAt: msgsAt, clockOK: clockOK}
+	}
+	for _, tc := range []struct {
+		name      string
+		st        recordStep
+		msgs      int
+		steps     int
+		confirmed bool
+	}{
+		{"50 before, 50 after", fwd(stepMinMsgs, true, []string{}), 2 * stepMinMsgs, 1, true},
+		{"49 before", fwd(stepMinMsgs-1, true, []string{}), 2 * stepMinMsgs, 0, false},
+		{"49 after", fwd(stepMinMsgs, true, []string{}), 2*stepMinMsgs - 1, 0, false},
+		{"not confirmed", fwd(stepMinMsgs, false, []string{}), 2 * stepMinMsgs, 1, false},
+		{"confirmed by an unstepped topic", fwd(stepMinMsgs, false, []string{"/u"}), 2 * stepMinMsgs, 1, true},
+	} {
+		c := &clockStepCheck{kept: []recordStep{tc.st}, msgs: tc.msgs, n: 1}
+		rep := clockStepFinished(c, nil, nil)
+		if len(rep.ClockSteps) != tc.steps || rep.Counts.ClockSteps != tc.steps {
+			t.Errorf("%s: steps %+v (counted %d), want %d", tc.name, rep.ClockSteps, rep.Counts.ClockSteps, tc.steps)
+			continue
+		}
+		if tc.steps > 0 && rep.ClockSteps[0].Confirmed != tc.confirmed {
+			t.Errorf("%s: confirmed %v, want %v", tc.name, rep.ClockSteps[0].Confirmed, tc.confirmed)
+		}
+	}
+}
+
+// TestClockStepFinishStamps: stamp jumps of two or more system-time
+// series at the same time and by the same amount are a step of the
+// publishers' clock, its size less the record time between the two
+// messages; one that goes with a record-time step is named there.
+func TestClockStepFinishStamps(t *testing.T) {
+	const e = EpochThresholdNS
+	jump := func(topic string, logNS, from, to int64) ClockJump {
+		return ClockJump{Topic: topic, Kind: "forward", LogTimeNS: logNS, FromNS: from, ToNS: to}
+	}
+	two := func(from, to int64) []ClockJump {
+		return []ClockJump{jump("/a", 20_000_000_000, from, to), jump("/b", 20_100_000_000, from, to)}
+	}
+	for _, tc := range []struct {
+		name    string
+		jumps   []ClockJump
+		prevLog []int64
+		want    []float64 // StepS of the steps
+	}{
+		{"two series, 0.1 s period", two(e, e+5_000_000_000), []int64{19_900_000_000, 20_000_000_000}, []float64{4.9}},
+		{"previous record time equal", two(e, e+5_000_000_000), []int64{20_000_000_000, 0}, []float64{5}},
+		{"no previous record time", two(e, e+5_000_000_000), []int64{0, 0}, []float64{5}},
+		{"previous record time after", two(e, e+5_000_000_000), []int64{20_000_000_001, 0}, []float64{5}},
+		{"previous record times unknown", two(e, e+5_000_000_000), nil, []float64{5}},
+		{"one series", two(e, e+5_000_000_000)[:1], nil, nil},
+		{"from sim time", two(e-1, e+5_000_000_000), nil, nil},
+		{"back to sim time", two(e+5_000_000_000, e-1), nil, nil},
+		{"back to the epoch", two(e+5_000_000_000, e), nil, []float64{-5}},
+		{"two steps, sorted", append(two(e, e+5_000_000_000), jump("/a", 10_000_000_000, e, e+3_000_000_000), jump("/b", 10_000_000_000, e, e+3_000_000_000)), nil, []float64{3, 5}},
+	} {
+		if tc.name == "back to the epoch" || tc.name == "back to sim time" {
+			for i := range tc.jumps {
+				tc.jumps[i].Kind = "backward"
+			}
+		}
+		rep := clockStepFinished(&clockStepCheck{}, tc.jumps, tc.prevLog)
+		var got []float64
+		for _, st := range rep.ClockSteps {
+			got = append(got, st.StepS)
+			if st.Source != StepStamps || !st.Confirmed || len(st.Stepped) != 2 {
+				t.Errorf("%s: step %+v, want a confirmed stamp step of /a and /b", tc.name, st)
+			}
+		}
+		if !reflect.DeepEqual(got, tc.want) || rep.Counts.ClockSteps != len(tc.want) {
+			t.Errorf("%s: steps of %v s (counted %d), want %v", tc.name, got, rep.Counts.ClockSteps, tc.want)
+		}
+	}
+
+	// A record-time step takes the stamp jumps that go with it.
+	st := recordStep{ClockStep: ClockStep{Source: StepRecordTime, Kind: "backward", LogTimeNS: 20_000_000_000,
+		FromNS: 25_000_000_000, ToNS: 20_000_000_000, StepS: -5, Stepped: []string{}, Unstepped: []string{}, Confirmed: true}, msgsAt: 3}
+	rep := clockStepFinished(&clockStepCheck{kept: []recordStep{st}, msgs: 10, n: 1},
+		[]ClockJump{jump("/a", 20_000_000_000, e+5_000_000_000, e), jump("/b", 20_100_000_000, e+5_000_000_000, e)}, nil)
+	if len(rep.ClockSteps) != 1 || !reflect.DeepEqual(rep.ClockSteps[0].Stepped, []string{"/a", "/b"}) {
+		t.Errorf("steps %+v, want the record-time step with /a and /b", rep.ClockSteps)
+	}
+
+	// No stamp steps once maxStepsKept steps are listed.
+	var kept []recordStep
+	for i := range maxStepsKept {
+		kept = append(kept, recordStep{ClockStep: ClockStep{Source: StepRecordTime, Kind: "backward", LogTimeNS: int64(i) * 100_000_000_000,
+			FromNS: 1, ToNS: 0, Stepped: []string{}, Unstepped: []string{}, Confirmed: true}})
+	}
+	rep = clockStepFinished(&clockStepCheck{kept: kept, msgs: 10, n: maxStepsKept}, two(e, e+5_000_000_000), nil)
+	if n := len(rep.ClockSteps); n != maxStepsKept {
+		t.Errorf("%d steps, want %d", n, maxStepsKept)
+	}
+}
