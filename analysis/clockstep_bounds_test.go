@@ -416,3 +416,21 @@ func TestClockStepFinishStamps(t *testing.T) {
 		t.Errorf("%d steps, want %d", n, maxStepsKept)
 	}
 }
+
+// TestClockStepSystemStamps: stamps from the epoch on are system time and
+// followed; earlier ones (sim time) are not.
+func TestClockStepSystemStamps(t *testing.T) {
+	for _, tc := range []struct {
+		stamp int64
+		want  bool
+	}{
+		{EpochThresholdNS, true},
+		{EpochThresholdNS - 1, false},
+	} {
+		c := &clockStepCheck{}
+		c.onStamped(clockStepAnalyzer(Config{}), &stampedMsg{m: &bagread.Message{LogTimeNS: EpochThresholdNS + 5}, topic: &topicState{id: 0}, stamp: tc.stamp})
+		if got := len(c.topics) == 1 && c.topics[0].has && c.topics[0].age == 5+EpochThresholdNS-tc.stamp; got != tc.want {
+			t.Errorf("stamp %d: followed %v (%+v), want %v", tc.stamp, got, c.topics, tc.want)
+		}
+	}
+}
