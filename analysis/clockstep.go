@@ -145,10 +145,10 @@ func (c *clockStepCheck) onStamped(a *analyzer, s *stampedMsg) {
 	}
 	t := &c.topics[s.topic.id]
 	age := s.m.LogTimeNS - s.stamp
-	if k := len(c.kept); k > 0 && t.has && t.seenStep < k && c.kept[k-1].msgsAt < c.msgs {
-		// The first message of this topic after the latest step: did its
-		// stamps step with record time (age unchanged) or not (age jumped
-		// by the step)?
+	if k := len(c.kept); t.has && t.seenStep < k {
+		// The first message of this topic after the latest step (there is
+		// one: seenStep >= 0): did its stamps step with record time (age
+		// unchanged) or not (age jumped by the step)?
 		st := &c.kept[k-1]
 		d := st.ToNS - st.FromNS
 		if absI(age-t.age-d) <= max(stepMatchNS, absI(d)/5) && absI(d) > 2*stepMatchNS && len(st.Unstepped) < maxStepTopics {
