@@ -434,3 +434,31 @@ func TestClockStepSystemStamps(t *testing.T) {
 		}
 	}
 }
+
+// TestClockStepUnsteppedCap: at most maxStepTopics unstepped topics are
+// named.
+func TestClockStepUnsteppedCap(t *testing.T) {
+	a := clockStepAnalyzer(Config{})
+	c := &clockStepCheck{}
+	l0 := EpochThresholdNS + 100_000_000_000
+	var topics []*topicState
+	for i := range maxStepTopics + 1 {
+		topics = append(topics, &topicState{name: fmt.Sprintf("/t%02d", i), id: i})
+	}
+	send := func(ts *topicState, log, stamp int64) {
+		c.onStamped(a, &stampedMsg{m: &bagread.Message{Topic: ts.name, LogTimeNS: log}, topic: ts, stamp: stamp})
+	}
+	for i, ts := range topics {
+		l := l0 + int64(i)*1_000_000
+		send(ts, l, l-10_000_000)
+	}
+	// Record time steps 5 s forward; no topic's stamps step with it.
+	l1 := l0 + 5_000_000_000
+	for i, ts := range topics {
+		l := l1 + int64(i)*1_000_000
+		send(ts, l, l-5_000_000_000-10_000_000)
+	}
+	if len(c.kept) != 1 || len(c.kept[0].Unstepped) != maxStepTopics || c.kept[0].Unstepped[maxStepTopics-1] != "/t15" {
+		t.Errorf("steps %+v, want one naming /t00../t15", c.kept)
+	}
+}
