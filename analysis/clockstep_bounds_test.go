@@ -462,3 +462,39 @@ func TestClockStepUnsteppedCap(t *testing.T) {
 		t.Errorf("steps %+v, want one naming /t00../t15", c.kept)
 	}
 }
+
+// TestClockStepTickSubsample: once reservoirSize gaps are in, one gap in
+// 16 joins the sample, so the median (and the forward threshold, 10× it)
+// follows a change of rate slowly but does follow it.
+func TestClockStepTickSubsample(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		slow int // gaps of 0.3 s after reservoirSize gaps of 10 ms
+		want []string
+	}{
+		// 250 of the slow gaps join 512 fast ones: the median is still
+		// 10 ms and a gap of 2 s is a step.
+		{"after 4000 slow gaps", 4000, []string{"forward"}},
+		// 1250 join: the median is 0.3 s, the threshold 3 s.
+		{"after 20000 slow gaps", 20000, nil},
+	} {
+		logs := []int64{10_000_000_000}
+		add := func(n int, d int64) {
+			for range n {
+				logs = append(logs, logs[len(logs)-1]+d)
+			}
+		}
+		add(reservoirSize, 10_000_000)
+		add(tc.slow, 300_000_000)
+		add(1, 2_000_000_000)
+		a := clockStepAnalyzer(Config{})
+		c := clockStepRun(a, &clockStepCheck{}, logs...)
+		var got []string
+		for _, st := range c.kept {
+			got = append(got, st.Kind)
+		}
+		if !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("%s: steps %q, want %q (median tick %g)", tc.name, got, tc.want, c.ticks.median())
+		}
+	}
+}
