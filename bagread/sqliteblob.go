@@ -17,6 +17,7 @@ extern int sqlite3_blob_close(sqlite3_blob *);
 extern int sqlite3_blob_bytes(sqlite3_blob *);
 extern int sqlite3_blob_read(sqlite3_blob *, void *Z, int N, int iOffset);
 extern const char *sqlite3_errmsg(sqlite3 *);
+extern int sqlite3_exec(sqlite3 *, const char *sql, void *callback, void *arg, char **errmsg);
 */
 import "C"
 
@@ -51,6 +52,13 @@ func openBlobReader(dsn string) (*blobReader, error) {
 		if db != nil {
 			err = fmt.Errorf("sqlite3_open_v2: %s (code %d)", C.GoString(C.sqlite3_errmsg(db)), int(rc))
 		}
+		C.sqlite3_close_v2(db)
+		return nil, err
+	}
+	pragma := C.CString(fmt.Sprintf("PRAGMA cache_size = -%d", sqliteReadCacheKiB))
+	defer C.free(unsafe.Pointer(pragma))
+	if rc := C.sqlite3_exec(db, pragma, nil, nil, nil); rc != 0 {
+		err := fmt.Errorf("set cache size: %s (code %d)", C.GoString(C.sqlite3_errmsg(db)), int(rc))
 		C.sqlite3_close_v2(db)
 		return nil, err
 	}

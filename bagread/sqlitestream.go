@@ -172,11 +172,19 @@ func (h *sqliteHandle) rowidSpan() (lo, hi int64, ok bool) {
 	return a.Int64, b.Int64, true
 }
 
+// sqliteReadCacheKiB is the page cache of a connection that reads
+// messages (SQLite's default is 2000 KiB). A read visits each page once
+// and needs only the b-tree's inner pages again; every page of a larger
+// cache is fresh malloc'd memory, faulted in once per connection (about
+// 1,000 page faults and 3 MiB of peak RSS of an analyze of the 117 MB
+// benchmark db3, which opens six such connections).
+const sqliteReadCacheKiB = 128
+
 // connect opens a driver connection for reading messages. Rows are read
 // from the driver directly: database/sql's per-column conversion costs
 // more than the rest of bagread's work.
 func (h *sqliteHandle) connect() (driver.Conn, error) {
-	conn, err := (&sqlite3.SQLiteDriver{}).Open(h.dsn + "&_mutex=no")
+	conn, err := (&sqlite3.SQLiteDriver{}).Open(h.dsn + "&_mutex=no&_cache_size=-" + strconv.Itoa(sqliteReadCacheKiB))
 	if err != nil {
 		return nil, &FileError{Path: h.path, Offset: -1, Op: "open sqlite", Err: err}
 	}
