@@ -242,7 +242,9 @@ func (tc wallTimerCase) run() *Report {
 	if typ == "" {
 		typ = "sensor_msgs/msg/LaserScan"
 	}
-	a.topics.list = []*topicState{{name: "/other", role: roleStamped, id: 0}, {name: "/w", typ: typ, role: role, id: 1}}
+	// /other has no intervals, /late came after the check's last message.
+	a.topics.list = []*topicState{{name: "/other", role: roleStamped, id: 0}, {name: "/w", typ: typ, role: role, id: 1},
+		{name: "/late", role: roleStamped, id: 2}}
 	a.rep.ClockRate = &ClockRate{RealTimeFactor: tc.rtf}
 	s := timerSeries{dW: wallTimerValues(tc.dW...), dS: wallTimerValues(tc.dS...), pairs: len(tc.dW),
 		sim: tc.sim, other: tc.other, phase: wallTimerValues(tc.phase...)}
