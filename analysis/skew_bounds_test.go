@@ -1,6 +1,11 @@
 package analysis
 
-import "testing"
+import (
+	"reflect"
+	"testing"
+
+	"github.com/bagclock/bagclock/bagread"
+)
 
 // Boundary tests of the skew classification (issue 15): each threshold at
 // its value and just on each side.
@@ -108,5 +113,35 @@ func TestClassifyFamiliesBoundary(t *testing.T) {
 				t.Errorf("%s: row %d kind %s, want %s", tc.name, i, rows[i].Kind, w)
 			}
 		}
+	}
+}
+
+// TestSkewCheckRows: one row per analysed topic with messages (ages in
+// seconds, record and publish time), then one per dynamic tf link.
+func TestSkewCheckRows(t *testing.T) {
+	a := &analyzer{tf: newTFReplay(10_000_000_000), startNS: 5_000_000_000}
+	a.topics.list = []*topicState{
+		{name: "/scan", role: roleStamped, id: 0, count: 5},
+		{name: "/empty", role: roleStamped, id: 3, count: 0},
+		{name: "/late", role: roleStamped, id: 1, count: 1}, // past the check's ages
+		{name: "/tf", role: roleTF, id: 2, count: 5},
+	}
+	a.tf.linkList = []*linkStats{
+		{key: linkKey{topic: "/tf", parent: "odom", child: "base"}, age: *skewBoundsAges(5, 0.25)},
+		{key: linkKey{topic: "/tf_static", parent: "base", child: "laser"}, static: true, age: *skewBoundsAges(5, 0)},
+	}
+	c := &skewCheck{}
+	scan := a.topics.list[0]
+	for i := range 5 {
+		m := &bagread.Message{LogTimeNS: int64(10+i) * 1_000_000_000, HasPublishTime: i == 0, PublishTimeNS: 9_500_000_000}
+		c.onStamped(a, &stampedMsg{m: m, topic: scan, stamp: int64(8+i) * 1_000_000_000})
+	}
+	c.finish(a)
+	want := []Skew{
+		{Topic: "/scan", Count: 5, MedianS: 2, P95S: 2, MaxS: 2, MinS: 2, PublishMedianS: 1.5, Kind: SkewConstantOffset},
+		{Topic: "/tf", Link: "odom->base", Count: 5, MedianS: 0.25, P95S: 0.25, MaxS: 0.25, MinS: 0.25, Kind: SkewOK},
+	}
+	if !reflect.DeepEqual(a.rep.Skew, want) {
+		t.Errorf("skew rows %+v, want %+v", a.rep.Skew, want)
 	}
 }
