@@ -235,7 +235,6 @@ func (c *clockStepCheck) finish(a *analyzer) {
 		}
 	}
 	// Stamp jumps of several series stepping together without record time.
-	nStamp := 0
 	for j, sj := range r.StampJumps {
 		if used[j] || len(steps) >= maxStepsKept {
 			continue
@@ -260,7 +259,6 @@ func (c *clockStepCheck) finish(a *analyzer) {
 		// clock step; and only system-time stamps step with a system clock.
 		if len(st.Stepped) >= 2 && sj.FromNS >= EpochThresholdNS && sj.ToNS >= EpochThresholdNS {
 			steps = append(steps, st)
-			nStamp++
 		}
 	}
 	sort.SliceStable(steps, func(i, j int) bool { return steps[i].LogTimeNS < steps[j].LogTimeNS })
