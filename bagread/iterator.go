@@ -340,13 +340,22 @@ type Problem struct {
 	// messages, when the file's message indexes count them, are yielded
 	// as messages with Err set.
 	Skipped bool
+	// WentOn is true for damage met while reading went on that is not a
+	// skipped part (a record on an undeclared channel, the torn rest of a
+	// chunk, a CRC found wrong after the chunk's messages were delivered):
+	// it must not read as where reading stopped.
+	WentOn bool
 }
 
-// String reads like "file: stopped at byte N after M messages: why", or
-// "file: skipped at byte N (reading went on): why".
+// String reads like "file: stopped at byte N after M messages: why",
+// "file: skipped at byte N (reading went on): why", or "file: damage at
+// byte N (reading went on): why".
 func (p Problem) String() string {
 	if p.Skipped {
 		return fmt.Sprintf("%s: skipped at byte %d (reading went on): %v", p.File, p.Offset, p.Err)
+	}
+	if p.WentOn {
+		return fmt.Sprintf("%s: damage at byte %d (reading went on): %v", p.File, p.Offset, p.Err)
 	}
 	if p.Offset < 0 {
 		return fmt.Sprintf("%s: stopped after %d messages: %v", p.File, p.Recovered, p.Err)

@@ -51,11 +51,11 @@ func TestLostChunkIndex(t *testing.T) {
 				"stopped at byte {T} after 4 messages: MCAP truncated at byte {T}: recovered 4 messages: record header torn: need 9 bytes, have 5"}},
 		{"records past the index", index(1, 32, 5, 10), nil,
 			[]string{"skipped at byte {C} (reading went on): MCAP chunk at byte {C} skipped: record opcode 0x06 at byte {C} declares 2000 bytes: size exceeds limit (decode budget 1024 bytes)",
-				"stopped at byte {I} after 1 messages: MCAP message index at byte {I} (after the skipped chunk at byte {C}) is malformed: its messages are not counted",
+				"damage at byte {I} (reading went on): MCAP message index at byte {I} (after the skipped chunk at byte {C}) is malformed: its messages are not counted",
 				"stopped at byte {T} after 3 messages: MCAP truncated at byte {T}: recovered 3 messages: record header torn: need 9 bytes, have 5"}},
 		{"records not of 16 bytes", index(1, 8, 5), nil,
 			[]string{"skipped at byte {C} (reading went on): MCAP chunk at byte {C} skipped: record opcode 0x06 at byte {C} declares 2000 bytes: size exceeds limit (decode budget 1024 bytes)",
-				"stopped at byte {I} after 1 messages: MCAP message index at byte {I} (after the skipped chunk at byte {C}) is malformed: its messages are not counted",
+				"damage at byte {I} (reading went on): MCAP message index at byte {I} (after the skipped chunk at byte {C}) is malformed: its messages are not counted",
 				"stopped at byte {T} after 3 messages: MCAP truncated at byte {T}: recovered 3 messages: record header torn: need 9 bytes, have 5"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {

@@ -110,7 +110,7 @@ func TestBadChannelRecord(t *testing.T) {
 	for _, pr := range probs {
 		got = append(got, pr.String())
 	}
-	prefix := fmt.Sprintf("%s: stopped at byte %d after 0 messages: %[1]s: at byte %[2]d: parse channel: ", p, bad)
+	prefix := fmt.Sprintf("%s: damage at byte %d (reading went on): %[1]s: at byte %[2]d: parse channel: ", p, bad)
 	if len(msgs) != 1 || msgs[0].topic != "/a" || len(got) == 0 || !strings.HasPrefix(got[0], prefix) {
 		t.Errorf("messages %v, problems %q; want /a's message and a problem starting %q", msgs, got, prefix)
 	}

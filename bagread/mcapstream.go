@@ -118,7 +118,7 @@ func (s *mcapStream) wants(c *chanInfo) bool {
 }
 
 func (s *mcapStream) problem(off int64, err error) {
-	s.probs = append(s.probs, Problem{FileIndex: s.fileIndex, File: s.h.path, Offset: off, Recovered: s.n, Err: err})
+	s.probs = append(s.probs, Problem{FileIndex: s.fileIndex, File: s.h.path, Offset: off, Recovered: s.n, Err: err, WentOn: !s.done})
 }
 
 // skipProblem reports a damaged chunk that is skipped whole while reading
