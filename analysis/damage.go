@@ -110,6 +110,20 @@ func assessDamage(rep *Report, bag *bagread.Bag) {
 	if len(skippedIn) > 0 {
 		parts = append(parts, fmt.Sprintf("damaged parts of %s skipped", fileList(skippedIn)))
 	}
+	// Damage met while reading went on that skipped no whole part (a
+	// record on an undeclared channel, the torn rest of a chunk, a CRC
+	// found wrong after its messages were delivered).
+	var damagedIn []string
+	for _, p := range rep.Bag.Problems {
+		for _, f := range bag.Files {
+			if strings.HasPrefix(p, f.Path+": damage at byte ") && !contains(damagedIn, filepath.Base(f.Path)) {
+				damagedIn = append(damagedIn, filepath.Base(f.Path))
+			}
+		}
+	}
+	if len(damagedIn) > 0 {
+		parts = append(parts, fmt.Sprintf("damage inside %s (reading went on)", fileList(damagedIn)))
+	}
 	partial := c.Partial() || len(stopped) > 0 || len(skippedIn) > 0
 	switch {
 	case c.Present == 0 && (partial || c.Recorded > 0):
@@ -118,7 +132,7 @@ func assessDamage(rep *Report, bag *bagread.Bag) {
 		if len(parts) > 0 {
 			d.Headline += " (" + strings.Join(parts, "; ") + ")"
 		}
-	case partial || d.SkippedMessages > 0:
+	case partial || d.SkippedMessages > 0 || len(damagedIn) > 0:
 		d.Status = DamageDamaged
 		if partial {
 			d.Headline = "partial bag: " + strings.Join(parts, "; ")
