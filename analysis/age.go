@@ -165,10 +165,7 @@ func (c *ageCheck) finish(a *analyzer) {
 			}
 		}
 	}
-	var tick float64
-	if a.clock.ticks.n > 0 {
-		tick = a.clock.ticks.median() / 1e9
-	}
+	tick := a.clock.ticks.median() / 1e9 // 0 without ticks
 	for _, ts := range a.topics.analysed() {
 		if ts.id >= len(c.topics) || c.topics[ts.id].age.n == 0 {
 			continue
@@ -177,15 +174,13 @@ func (c *ageCheck) finish(a *analyzer) {
 		q := t.age.quantiles(0.05, 0.5, 0.95)
 		ag := TopicAge{Topic: ts.name, Reference: "record_time", Count: t.age.n,
 			MedianS: q[1], P95S: q[2], MaxS: t.age.max, MinS: t.age.min,
-			MaxAgeS: float64(c.maxNS) / 1e9, OverMax: t.over, ShareOverMax: float64(t.over) / float64(t.age.n), Kind: AgeOK}
+			MaxAgeS: float64(c.maxNS) / 1e9, OverMax: t.over, ShareOverMax: float64(t.over) / float64(t.age.n), Kind: AgeOK,
+			PublishMedianS: t.pub.median()} // 0 without publish times
 		if t.clock {
 			ag.Reference = "clock"
 			if t.record {
 				ag.Reference = "mixed"
 			}
-		}
-		if t.pub.n > 0 {
-			ag.PublishMedianS = t.pub.median()
 		}
 		spread := q[2] - q[0]
 		switch {

@@ -71,7 +71,7 @@ func assessDamage(rep *Report, bag *bagread.Bag) {
 	var parts []string
 	if c.Recorded >= 0 && c.Present < uint64(c.Recorded) {
 		parts = append(parts, fmt.Sprintf("%d of %d messages present", c.Present, c.Recorded))
-	} else if len(d.FilesCut) > 0 && c.Present > 0 {
+	} else if len(d.FilesCut) > 0 && c.Present > 0 && c.Recorded < 0 {
 		parts = append(parts, fmt.Sprintf("%s recovered (how many were recorded is unknown: no usable metadata.yaml)", plural(int(c.Present), "message")))
 	}
 	if n := len(d.FilesMissing); n > 0 {
