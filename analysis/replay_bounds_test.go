@@ -3,9 +3,14 @@ package analysis
 import (
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/bagclock/bagclock/bagread"
+	"github.com/bagclock/bagclock/internal/bagwrite"
 )
 
 // Boundary tests of the replay loop's small helpers (issue 15): the plot
@@ -93,6 +98,36 @@ func TestReplaySkip(t *testing.T) {
 		s := a.skipped["/scan"]
 		if s == nil || s.Count != 2 || s.FirstError != tc.want {
 			t.Errorf("%s: skipped %+v, want 2 with first error %q", tc.name, s, tc.want)
+		}
+	}
+}
+
+// TestReplayReadProblems: a file that cannot be read when the replay comes
+// to it is a problem of the report, read ahead or sequentially.
+func TestReplayReadProblems(t *testing.T) {
+	for _, sequential := range []bool{false, true} {
+		dir, files := writeSplit(t, bagwrite.StorageMCAP, 3*time.Second, time.Second)
+		if len(files) < 2 {
+			t.Fatalf("want a split bag, got %q", files)
+		}
+		bag, err := bagread.Open(dir, bagread.Options{TempDir: t.TempDir()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Truncate(files[1], 0); err != nil {
+			t.Fatal(err)
+		}
+		rep, err := Analyze(bag, Config{Sequential: sequential}, nil)
+		bag.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		found := false
+		for _, p := range rep.Bag.Problems {
+			found = found || strings.Contains(p, filepath.Base(files[1]))
+		}
+		if !found {
+			t.Errorf("sequential %v: problems %q name no %s", sequential, rep.Bag.Problems, filepath.Base(files[1]))
 		}
 	}
 }
