@@ -131,3 +131,35 @@ func TestReplayReadProblems(t *testing.T) {
 		}
 	}
 }
+
+// TestReplayProgressCalls: Progress hears every 1024th message with the
+// bytes done by then; without Progress the replay runs on. The first
+// message of a bag without a start time sets it, read or not.
+func TestReplayProgressCalls(t *testing.T) {
+	for _, withProgress := range []bool{false, true} {
+		var calls []int64
+		a := &analyzer{bag: &bagread.Bag{Files: []bagread.File{{Size: 1 << 20, Storage: bagread.StorageMCAP}}}, skipped: map[string]*Skipped{}}
+		if withProgress {
+			a.cfg.Progress = func(done int64) { calls = append(calls, done) }
+		}
+		sizes := []int64{1 << 20}
+		for i := 1; i <= 2100; i++ {
+			x := &decoded{msg: bagread.Message{LogTimeNS: int64(i) * 1e9, Position: int64(i) * 100}}
+			if err := a.replay(x, sizes); err != nil {
+				t.Fatal(err)
+			}
+			if i == 1 {
+				if got := a.x(x.msg.LogTimeNS); got != 0 || a.startNS != 1e9 {
+					t.Fatalf("first message: x %g, start %d; want 0, 1e9", got, a.startNS)
+				}
+			}
+		}
+		want := []int64(nil)
+		if withProgress {
+			want = []int64{102400, 204800}
+		}
+		if fmt.Sprint(calls) != fmt.Sprint(want) {
+			t.Errorf("progress %v: calls %v, want %v", withProgress, calls, want)
+		}
+	}
+}
