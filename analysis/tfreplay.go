@@ -1,9 +1,10 @@
 package analysis
 
 import (
+	"cmp"
 	"fmt"
 	"math"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/bagclock/bagclock/analysis/msgfilter"
@@ -139,16 +140,10 @@ func (t *tfReplay) noteLink(m *bagread.Message, pos int, st *tf.Stamped, static 
 
 // sortedLinks returns the links by parent, child and topic.
 func (t *tfReplay) sortedLinks() []*linkStats {
-	links := append([]*linkStats(nil), t.linkList...)
-	sort.Slice(links, func(i, j int) bool {
-		x, y := links[i].key, links[j].key
-		if x.parent != y.parent {
-			return x.parent < y.parent
-		}
-		if x.child != y.child {
-			return x.child < y.child
-		}
-		return x.topic < y.topic
+	links := slices.Clone(t.linkList)
+	slices.SortFunc(links, func(x, y *linkStats) int {
+		return cmp.Or(strings.Compare(x.key.parent, y.key.parent), strings.Compare(x.key.child, y.key.child),
+			strings.Compare(x.key.topic, y.key.topic))
 	})
 	return links
 }
@@ -242,7 +237,7 @@ func (t *tfReplay) noteParent(parent, child string, static bool) {
 // dynamicAbove reports whether a dynamic link lies between frame and the
 // root of its tree.
 func (t *tfReplay) dynamicAbove(frame string) bool {
-	for i := 0; i < 1000; i++ {
+	for range 1000 { // bounded: parents may form a loop
 		p, ok := t.parents[frame]
 		if !ok {
 			return false
@@ -269,7 +264,7 @@ func (t *tfReplay) root(frame string) (string, bool) {
 			return "", false
 		}
 	}
-	for i := 0; i < 1000; i++ {
+	for range 1000 {
 		p, ok := t.parents[frame]
 		if !ok {
 			return frame, true

@@ -1,0 +1,115 @@
+package analysis
+
+import (
+	"encoding/binary"
+	"path/filepath"
+	"sort"
+	"testing"
+
+	"github.com/bagclock/bagclock/cdr"
+	"github.com/bagclock/bagclock/internal/bagwrite"
+)
+
+// Boundary tests of the tf look-ahead (issue 15): how far past the first
+// message of every analysed topic, and past the first message of the bag,
+// it reads the tree that decides a sensor's default target.
+
+// lookAheadEvent is one message of a look-ahead bag: a transform
+// parent->child on /tf, or (parent empty) a scan on /scan in frame laser,
+// at record time at (ns after lookAheadT0).
+type lookAheadEvent struct {
+	at            int64
+	parent, child string
+}
+
+const lookAheadT0 = int64(1_700_000_000) * 1e9
+
+// lookAheadBag writes the events in record order; emptyTopic, when set, is
+// a LaserScan topic without messages.
+func lookAheadBag(t *testing.T, events []lookAheadEvent, emptyTopic string) string {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "bag")
+	w, err := bagwrite.Create(dir, bagwrite.Options{Storage: bagwrite.StorageMCAP})
+	if err != nil {
+		t.Fatal(err)
+	}
+	topics := [][2]string{{"/tf", cdr.TypeTFMessage}, {"/scan", cdr.TypeLaserScan}}
+	if emptyTopic != "" {
+		topics = append(topics, [2]string{emptyTopic, cdr.TypeLaserScan})
+	}
+	for _, tp := range topics {
+		if err := w.AddTopic(tp[0], tp[1]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	events = append([]lookAheadEvent(nil), events...)
+	sort.SliceStable(events, func(i, j int) bool { return events[i].at < events[j].at })
+	le := binary.LittleEndian
+	for _, e := range events {
+		log := lookAheadT0 + e.at
+		stamp := cdr.Time{Sec: int32(log / 1e9), Nanosec: uint32(log % 1e9)}
+		topic, data := "/scan", []byte(nil)
+		if e.parent == "" {
+			m := cdr.LaserScan{Header: cdr.Header{Stamp: stamp, FrameID: "laser"}, Ranges: make([]float32, 8), RangeMax: 10}
+			data = cdr.AppendLaserScan(nil, &m, le)
+		} else {
+			topic = "/tf"
+			data = cdr.AppendTFMessage(nil, &cdr.TFMessage{Transforms: []cdr.TransformStamped{{
+				Header: cdr.Header{Stamp: stamp, FrameID: e.parent}, ChildFrameID: e.child,
+				Transform: cdr.Transform{Rotation: cdr.Quaternion{W: 1}},
+			}}}, le)
+		}
+		if err := w.Write(topic, log, log, data); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// TestLookAheadBounds: a tree map->laser that the look-ahead reads makes
+// map /scan's target (the root of laser's tree); one it stops before
+// leaves the default odom.
+func TestLookAheadBounds(t *testing.T) {
+	const s = int64(1e9)
+	scans := func(from int64) []lookAheadEvent {
+		var out []lookAheadEvent
+		for i := int64(0); i < 20; i++ {
+			out = append(out, lookAheadEvent{at: from + i*s/2})
+		}
+		return out
+	}
+	tree := func(from int64) []lookAheadEvent {
+		var out []lookAheadEvent
+		for i := int64(0); i < 20; i++ {
+			out = append(out, lookAheadEvent{at: from + i*s/2, parent: "map", child: "laser"})
+		}
+		return out
+	}
+	other := lookAheadEvent{at: 0, parent: "a", child: "b"}
+	for _, tc := range []struct {
+		name   string
+		events []lookAheadEvent
+		empty  string
+		want   string
+	}{
+		{"tree 1 s after the first scan", append(scans(0), tree(s)...), "", "map"},
+		{"tree 1 s and 1 ns after the first scan", append(scans(0), tree(s+1)...), "", "odom"},
+		{"tree 5 s after the first message", append(append(scans(4*s+s/2), tree(5*s)...), other), "", "map"},
+		{"tree 5 s and 1 ns after the first message", append(append(scans(4*s+s/2), tree(5*s+1)...), other), "", "odom"},
+		{"an analysed topic without messages is not waited for", append(scans(0), tree(2*s)...), "/scan_empty", "odom"},
+	} {
+		rep, _ := analyzeGen(t, lookAheadBag(t, tc.events, tc.empty), Config{})
+		var got []string
+		for _, p := range rep.Pairs {
+			if p.Topic == "/scan" {
+				got = append(got, p.TargetFrame)
+			}
+		}
+		if len(got) != 1 || got[0] != tc.want {
+			t.Errorf("%s: /scan targets %q, want %s", tc.name, got, tc.want)
+		}
+	}
+}
