@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"path"
 	"sort"
 	"strings"
 
@@ -60,11 +61,8 @@ func tfNamespaces(infos []topics.TopicInfo) []string {
 // namespaceOf is a topic name without its last segment and without a
 // leading slash: "/robot1/tf" → "robot1", "/tf" and "tf" → "".
 func namespaceOf(name string) string {
-	name = strings.TrimPrefix(name, "/")
-	if i := strings.LastIndexByte(name, '/'); i >= 0 {
-		return name[:i]
-	}
-	return ""
+	dir, _ := path.Split(strings.TrimPrefix(name, "/"))
+	return strings.TrimSuffix(dir, "/")
 }
 
 // buildTFSpaces makes one tf replay per namespace of a.tfNS (one for the

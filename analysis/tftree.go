@@ -19,7 +19,8 @@ func (tfTree) finish(a *analyzer) {
 			Count: l.count, OldestNS: l.oldest, NewestNS: l.newest, DelayS: l.age.median()}
 		// A static link has no rate: latched /tf_static is republished to
 		// every new subscriber, so its count says nothing about a publisher.
-		if span := l.lastLog - l.firstLog; !l.static && span > 0 && l.count > 1 {
+		// A span of record time needs two transforms.
+		if span := l.lastLog - l.firstLog; !l.static && span > 0 {
 			t.RateHz = float64(l.count-1) / (float64(span) / 1e9)
 		}
 		r.TFTree = append(r.TFTree, t)
