@@ -263,7 +263,9 @@ func (a *analyzer) startupOnly(p *pairStats) bool {
 	if p.classes[NoTransform] != n {
 		return false
 	}
-	path, err := a.tf.buf.AppendPath(nil, strings.TrimPrefix(p.target, "/"), strings.TrimPrefix(p.frame, "/"))
+	// p.frame lost its leading '/' already, as classify's frame does: a
+	// second trim would look up another frame than the rows did.
+	path, err := a.tf.buf.AppendPath(nil, strings.TrimPrefix(p.target, "/"), p.frame)
 	return err == nil && len(path) > 0
 }
 
