@@ -55,6 +55,7 @@ func main() {
 	factor := flag.Float64("timeout-factor", 10, "a mutant times out after this many times its tests' baseline time (plus 5 s)")
 	keep := flag.Bool("keep", false, "keep the scratch copy of the module")
 	list := flag.Bool("list", false, "list the mutants and how each is tested; run nothing")
+	rerun := flag.String("rerun", "", "an earlier result `file` of the same package: keep its killed, timed-out and not-viable mutants of files whose source is unchanged, and run only the rest")
 	flag.Usage = func() {
 		fmt.Fprintf(flag.CommandLine.Output(), "usage: mutants [flags] ./PKG\n")
 		flag.PrintDefaults()
@@ -64,7 +65,7 @@ func main() {
 		flag.Usage()
 		os.Exit(2)
 	}
-	cfg := config{pkg: filepath.Clean(flag.Arg(0)), out: *out, dry: *dry, factor: *factor, keep: *keep, list: *list}
+	cfg := config{pkg: filepath.Clean(flag.Arg(0)), out: *out, dry: *dry, factor: *factor, keep: *keep, list: *list, rerun: *rerun}
 	if *only != "" {
 		cfg.only = strings.Split(*only, ",")
 	}
@@ -76,6 +77,7 @@ func main() {
 
 type config struct {
 	pkg, out, dry string
+	rerun         string // earlier result file whose settled statuses are kept
 	only          []string
 	factor        float64
 	keep, list    bool
@@ -225,6 +227,17 @@ func run(cfg config) error {
 	logf("setup took %s", time.Since(started).Round(time.Second))
 
 	r := &runner{cfg: cfg, mod: mod, pkgDir: pkgDir, target: target, scratch: scratch, bin: schemataBin, fset: p.fset, cov: cov}
+	if cfg.rerun != "" {
+		if r.prev, err = readPrevious(cfg.rerun); err != nil {
+			return err
+		}
+		r.reuse = r.prev.reusable(mutants)
+		for f, ok := range r.reuse {
+			if !ok {
+				logf("rerun: %s changed since %s: all its mutants run again", f, cfg.rerun)
+			}
+		}
+	}
 	results, err := r.runAll(mutants)
 	if err != nil {
 		return err
@@ -450,6 +463,8 @@ type runner struct {
 	bin                          string
 	fset                         *token.FileSet
 	cov                          *coverage
+	prev                         *previous       // -rerun's earlier results, nil without it
+	reuse                        map[string]bool // per file: prev's statuses still hold
 }
 
 func (r *runner) runAll(mutants []*mutant) ([]result, error) {
@@ -463,6 +478,7 @@ func (r *runner) runAll(mutants []*mutant) ([]result, error) {
 		return nil, err
 	}
 	defer partial.Close()
+	fmt.Fprint(partial, sourceHeader(mutants))
 	same := map[string]result{} // site and replacement -> the result of the first mutant that made it
 	for i, m := range mutants {
 		res := result{m: m, how: m.site.how}
@@ -474,6 +490,8 @@ func (r *runner) runAll(mutants []*mutant) ([]result, error) {
 			res.status, res.note = notViable, m.site.reason
 		case len(sel.tests) == 0:
 			res.status = notCovered
+		case r.prev != nil && r.reuse[m.File] && settled(r.prev.status[mutantKey(m)]):
+			res.status, res.note = r.prev.status[mutantKey(m)], "kept from "+filepath.Base(r.prev.path)
 		case same[key].m != nil:
 			prev := same[key]
 			res.status, res.note = prev.status, fmt.Sprintf("same code as mutant %d (%s)", prev.m.ID, prev.m.Mutator)
@@ -624,7 +642,11 @@ func report(path, pkg string, results []result, took time.Duration) error {
 	summary := fmt.Sprintf("%s: %d mutants: killed %d, lived %d, timed out %d, not viable %d, not covered %d; efficacy %.1f%%, killed/all %.1f%%; took %s",
 		pkg, len(results), n[killed], n[lived], n[timedOut], n[notViable], n[notCovered], eff,
 		100*float64(n[killed])/float64(max(len(results), 1)), took.Round(time.Second))
-	header := "# " + summary + "\n# status\tposition\tmutator\thow (switched|build|notviable)\ttests chosen by (block|func|package)\ttests\tseconds\tnote\n"
+	var ms []*mutant
+	for _, r := range results {
+		ms = append(ms, r.m)
+	}
+	header := "# " + summary + "\n" + sourceHeader(ms) + "# status\tposition\tmutator\thow (switched|build|notviable)\ttests chosen by (block|func|package)\ttests\tseconds\tnote\n"
 	if err := os.WriteFile(path, []byte(header+b.String()), 0o644); err != nil {
 		return err
 	}
