@@ -85,42 +85,21 @@ func assessDamage(rep *Report, bag *bagread.Bag) {
 	}
 	// A file that opened whole but could not be read to its end (the
 	// reader's problems for files without a recovery note).
-	var stopped []string
-	for _, p := range rep.Bag.Problems {
-		for _, f := range bag.Files {
-			if f.Recovery == nil && strings.HasPrefix(p, f.Path+": stopped ") && !contains(stopped, filepath.Base(f.Path)) {
-				stopped = append(stopped, filepath.Base(f.Path))
-			}
-		}
-	}
+	stopped := filesWithProblem(rep.Bag.Problems, bag.Files, ": stopped ", true)
 	if len(stopped) > 0 {
 		parts = append(parts, fmt.Sprintf("reading %s stopped before its end", fileList(stopped)))
 	}
 	// Parts of a file skipped while reading went on (a chunk over the
 	// decode budget or with a bad CRC): their messages are counted as
 	// skipped when the file's indexes say how many there were.
-	var skippedIn []string
-	for _, p := range rep.Bag.Problems {
-		for _, f := range bag.Files {
-			if strings.HasPrefix(p, f.Path+": skipped at byte ") && !contains(skippedIn, filepath.Base(f.Path)) {
-				skippedIn = append(skippedIn, filepath.Base(f.Path))
-			}
-		}
-	}
+	skippedIn := filesWithProblem(rep.Bag.Problems, bag.Files, ": skipped at byte ", false)
 	if len(skippedIn) > 0 {
 		parts = append(parts, fmt.Sprintf("damaged parts of %s skipped", fileList(skippedIn)))
 	}
 	// Damage met while reading went on that skipped no whole part (a
 	// record on an undeclared channel, the torn rest of a chunk, a CRC
 	// found wrong after its messages were delivered).
-	var damagedIn []string
-	for _, p := range rep.Bag.Problems {
-		for _, f := range bag.Files {
-			if strings.HasPrefix(p, f.Path+": damage at byte ") && !contains(damagedIn, filepath.Base(f.Path)) {
-				damagedIn = append(damagedIn, filepath.Base(f.Path))
-			}
-		}
-	}
+	damagedIn := filesWithProblem(rep.Bag.Problems, bag.Files, ": damage at byte ", false)
 	if len(damagedIn) > 0 {
 		parts = append(parts, fmt.Sprintf("damage inside %s (reading went on)", fileList(damagedIn)))
 	}
@@ -231,4 +210,22 @@ func plural(n int, noun string) string {
 		return "1 " + noun
 	}
 	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+// filesWithProblem names, once each and in problem order, the files that
+// a reader's problem of the given kind ("PATH" + kind + …) is about; with
+// unrecovered, only files Open found whole (no recovery note).
+func filesWithProblem(problems []string, files []bagread.File, kind string, unrecovered bool) []string {
+	var names []string
+	for _, p := range problems {
+		for _, f := range files {
+			if unrecovered && f.Recovery != nil {
+				continue
+			}
+			if strings.HasPrefix(p, f.Path+kind) && !contains(names, filepath.Base(f.Path)) {
+				names = append(names, filepath.Base(f.Path))
+			}
+		}
+	}
+	return names
 }
