@@ -61,6 +61,9 @@ func TestDamageHeadlineBoundary(t *testing.T) {
 		{"cut, one recovered", noMeta(1, damageBoundsCut("a.mcap")), 0, nil, DamageDamaged,
 			"partial bag: 1 message recovered (how many were recorded is unknown: no usable metadata.yaml); a.mcap cut short"},
 		{"cut with metadata", damageBoundsMeta(3, 3, damageBoundsCut("a.mcap")), 0, nil, DamageDamaged, "partial bag: a.mcap cut short"},
+		{"cut, metadata counts 0", damageBoundsMeta(0, 3, damageBoundsCut("a.mcap")), 0, nil, DamageDamaged, "partial bag: a.mcap cut short"},
+		{"only topic counts short, none read", &bagread.Bag{Path: "/nonexistent/bag", Metadata: &bagread.Metadata{},
+			Topics: []bagread.Topic{{Name: "/t", MetadataCount: 2}}}, 0, nil, DamageUnreadable, "unreadable bag: no message can be read"},
 		{"three cut", noMeta(9, damageBoundsCut("a"), damageBoundsCut("b"), damageBoundsCut("c")), 0, nil, DamageDamaged,
 			"partial bag: 9 messages recovered (how many were recorded is unknown: no usable metadata.yaml); a, b, c cut short"},
 		{"four cut", noMeta(9, damageBoundsCut("a"), damageBoundsCut("b"), damageBoundsCut("c"), damageBoundsCut("d")), 0, nil, DamageDamaged,
@@ -73,6 +76,10 @@ func TestDamageHeadlineBoundary(t *testing.T) {
 		{"another file's problem", damageBoundsMeta(3, 3, bagread.File{Path: "/d/x.mcap"}), 0, []string{"/d/y.mcap: stopped at byte 7"}, DamageOK, ""},
 		{"skipped part", damageBoundsMeta(3, 3, bagread.File{Path: "/d/x.mcap"}), 0, []string{"/d/x.mcap: skipped at byte 7", "/d/x.mcap: skipped at byte 90"}, DamageDamaged,
 			"partial bag: damaged parts of x.mcap skipped"},
+		{"damage, reading went on", damageBoundsMeta(3, 3, bagread.File{Path: "/d/x.mcap"}), 0, []string{"/d/x.mcap: damage at byte 7", "/d/x.mcap: damage at byte 90"}, DamageDamaged,
+			"damaged bag: damage inside x.mcap (reading went on)"},
+		{"damage and a short count", damageBoundsMeta(3, 2, bagread.File{Path: "/d/x.mcap"}), 0, []string{"/d/x.mcap: damage at byte 7"}, DamageDamaged,
+			"partial bag: 2 of 3 messages present; damage inside x.mcap (reading went on)"},
 	} {
 		rep := damageBoundsAssess(tc.bag, tc.skipped, tc.problems...)
 		d := rep.Damage

@@ -302,6 +302,15 @@ func TestDownsamplerDecide(t *testing.T) {
 	if p := d.points()[0]; p.Outcome != "first" {
 		t.Errorf("first bucket: outcome %q, want first", p.Outcome)
 	}
+	// Buckets 2 wide: x 3 is in bucket 1, searched from bucket 2 back.
+	d = &downsampler{width: 2}
+	for i, x := range []float64{1, 3, 5} {
+		d.addScan(x, 1, uint64(i), 0)
+	}
+	d.decide(3, 1, "mid", "")
+	if p := d.points()[1]; p.Outcome != "mid" {
+		t.Errorf("width 2: outcome %q, want mid", p.Outcome)
+	}
 }
 
 // TestOutcomeSeriesBoundary: maxOutcomeBuckets buckets are kept; one more

@@ -130,10 +130,8 @@ func (z *zeroStamps) resolveZero(a *analyzer, nowLog int64) {
 
 func (z *zeroStamps) finish(a *analyzer) {
 	s := z.sum
-	if z.cost.disp.n > 0 {
-		s.MedianDisplacementM = z.cost.disp.median()
-		s.MedianRotationDeg = z.cost.rot.median()
-	}
+	s.MedianDisplacementM = z.cost.disp.median() // 0 when none was costed
+	s.MedianRotationDeg = z.cost.rot.median()
 	a.rep.ZeroStamp = s
 	a.rep.Summary.ZeroStampScans = s.Count
 }
