@@ -52,16 +52,15 @@ type StuckZero struct {
 // are; it complements zero_stamp (count and pose cost of stamp-0
 // messages) with each topic's life and the cause.
 type stuckZeroCheck struct {
-	topics     []zeroLife // by topic id
-	clockLogNS int64
-	clockSeen  bool
+	topics []zeroLife // by topic id
 }
 
 type zeroLife struct {
-	n, zero, zeroAfterClock int
-	nonZero                 int
+	n, zero int
+	// nonZero: a stamp other than 0 seen; zeroAfterClock: a stamp of 0
+	// after the first /clock.
+	nonZero, zeroAfterClock bool
 	firstZero, lastZero     int64
-	lastLog                 int64
 }
 
 const rankStuckZero = 670
@@ -76,9 +75,8 @@ func (c *stuckZeroCheck) onStamped(a *analyzer, s *stampedMsg) {
 	}
 	t := &c.topics[s.topic.id]
 	t.n++
-	t.lastLog = s.m.LogTimeNS
 	if s.stamp != 0 {
-		t.nonZero++
+		t.nonZero = true
 		return
 	}
 	if t.zero == 0 {
@@ -87,7 +85,7 @@ func (c *stuckZeroCheck) onStamped(a *analyzer, s *stampedMsg) {
 	t.zero++
 	t.lastZero = s.m.LogTimeNS
 	if a.clock.seen {
-		t.zeroAfterClock++
+		t.zeroAfterClock = true
 	}
 }
 
@@ -111,9 +109,9 @@ func (c *stuckZeroCheck) finish(a *analyzer) {
 		sz := StuckZero{Topic: ts.name, Messages: t.n, Zero: t.zero, FirstLogTimeNS: t.firstZero, LastLogTimeNS: t.lastZero,
 			FirstS: a.x(t.firstZero), LastS: a.x(t.lastZero), ClockStartS: clockStart, Nodes: nodes}
 		switch {
-		case t.nonZero == 0:
+		case !t.nonZero:
 			sz.Kind = StuckWholeLife
-		case t.zeroAfterClock == 0:
+		case !t.zeroAfterClock:
 			sz.Kind = StuckUntilClock
 		default:
 			continue // zeros among real stamps: zero_stamp reports those
