@@ -405,6 +405,14 @@ func TestClockStepFinishStamps(t *testing.T) {
 		t.Errorf("steps %+v, want the record-time step with /a and /b", rep.ClockSteps)
 	}
 
+	// At the same record time as another step, a stamp step comes after
+	// the record-time step.
+	rep = clockStepFinished(&clockStepCheck{kept: []recordStep{st}, msgs: 10, n: 1},
+		[]ClockJump{jump("/c", 20_000_000_000, e, e+3_000_000_000), jump("/d", 20_000_000_000, e, e+3_000_000_000)}, nil)
+	if len(rep.ClockSteps) != 2 || rep.ClockSteps[0].Source != StepRecordTime || rep.ClockSteps[1].Source != StepStamps {
+		t.Errorf("steps %+v, want the record-time step, then the stamp step", rep.ClockSteps)
+	}
+
 	// No stamp steps once maxStepsKept steps are listed.
 	var kept []recordStep
 	for i := range maxStepsKept {

@@ -380,3 +380,12 @@ func TestWallTimerFinishListed(t *testing.T) {
 		}
 	}
 }
+
+// TestWallTimerNoFactor: a real-time factor of 0 (none measured) counts
+// as 1: without windows the clocks cannot be told apart.
+func TestWallTimerNoFactor(t *testing.T) {
+	rep := wallTimerCase{dW: wallTimerRepeat(20, 50e6), dS: wallTimerSpread(0.06), sim: 20, rtf: 0}.run()
+	if len(rep.TimerClocks) != 1 || rep.TimerClocks[0].Clock != TimerIndistinguishable {
+		t.Errorf("timer clocks %+v, want /w indistinguishable", rep.TimerClocks)
+	}
+}
