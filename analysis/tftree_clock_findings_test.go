@@ -1,0 +1,102 @@
+package analysis
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// Tests of the tf-clock check's findings from given link statistics
+// (issue 15): which links are stale and how the sentence words it, and
+// which clock family the tree is on.
+
+// clockLinks makes n dynamic links odom->lI on /tf whose newest stamps
+// are newest[i].
+func clockLinks(newest ...int64) []*linkStats {
+	var out []*linkStats
+	for i, n := range newest {
+		out = append(out, &linkStats{id: i, key: linkKey{"odom", fmt.Sprintf("l%d", i), "/tf"}, count: 1, oldest: n, newest: n})
+	}
+	return out
+}
+
+func TestStaleLinksFinding(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		lags     []float64 // median lag of each link, s; < 0: no sample
+		want     string    // Count Links
+		sentence string
+	}{
+		{"none stale", []float64{0, 1.9}, "", ""},
+		{"at the bound, sorted by lag", []float64{0, 1.9, 2.0, 2.1}, "2 [odom->l3 on /tf odom->l2 on /tf]",
+			"odom->l3 on /tf, odom->l2 on /tf lags the rest of the tree by 2.100 s (median): lookups through it must wait for a newer transform, and past the 10 s cache they fail"},
+		{"lag the cache", []float64{10}, "1 [odom->l0 on /tf]", "odom->l0 on /tf lags the rest of the tree by 10.000 s (median): lookups through it must wait"},
+		{"lag over the cache", []float64{10.5}, "1 [odom->l0 on /tf]", "odom->l0 on /tf lags the rest of the tree by 10.500 s (median): more than the 10 s tf2 cache"},
+		{"four stale: three named", []float64{3, 4, 5, 6}, "4 [odom->l3 on /tf odom->l2 on /tf odom->l1 on /tf]", ""},
+		{"no sample", []float64{-1, 0}, "", ""},
+	} {
+		a := &analyzer{cache: 10e9}
+		c := &tfClockCheck{}
+		dyn := clockLinks(make([]int64, len(tc.lags)+1)...) // one more link, beyond c.lag
+		for _, lag := range tc.lags {
+			var r reservoir
+			if lag >= 0 {
+				r.add(lag)
+			}
+			c.lag = append(c.lag, r)
+		}
+		c.staleLinks(a, dyn, 0)
+		got := ""
+		if len(a.rep.TFFindings) == 1 {
+			f := a.rep.TFFindings[0]
+			got = fmt.Sprintf("%d %v", f.Count, f.Links)
+			if !strings.HasPrefix(f.Sentence, tc.sentence) || len(f.Evidence) != len(f.Links) {
+				t.Errorf("%s: sentence %q, %d evidence lines", tc.name, f.Sentence, len(f.Evidence))
+			}
+		}
+		if got != tc.want || len(a.rep.TFFindings) > 1 {
+			t.Errorf("%s: finding %q, want %q", tc.name, got, tc.want)
+		}
+	}
+}
+
+func TestFamilyMixtureFinding(t *testing.T) {
+	sim, sys := int64(100e9), EpochThresholdNS+100e9
+	for _, tc := range []struct {
+		name     string
+		start    int64
+		clock    int64 // /clock value; 0 for a bag without /clock
+		newest   []int64
+		wantRef  int
+		want     string // Count Links
+		sentence string
+	}{
+		{"all on sim time", sys, 0, []int64{sim, sim}, 0, "", ""},
+		{"tie: the recorder's family", sys, 0, []int64{sim, sys}, 1, "1 [odom->l0 on /tf]",
+			"tf links odom->l0 on /tf are stamped on sim time (near 100.000 s) while the rest of the tree (1 dynamic link) are on system time"},
+		{"tie on a sim recorder", sim, 0, []int64{sim, sys}, 0, "1 [odom->l1 on /tf]", "tf links odom->l1 on /tf are stamped on system time"},
+		{"majority on system time", sim, 0, []int64{sim, sys, sys}, 1, "1 [odom->l0 on /tf]", ""},
+		{"majority on sim time", sys, 0, []int64{sim, sim, sys}, 0, "1 [odom->l2 on /tf]", ""},
+		{"/clock decides", sys, sim, []int64{sim, sys, sys}, 0, "2 [odom->l1 on /tf odom->l2 on /tf]",
+			"tf links odom->l1 on /tf, odom->l2 on /tf are stamped on system time (near 1e+08 s) while the rest of the tree (1 dynamic link) and /clock are on sim time"},
+		{"four odd: three named", sys, sim, []int64{sim, sys, sys, sys, sys}, 0, "4 [odom->l1 on /tf odom->l2 on /tf odom->l3 on /tf]", ""},
+	} {
+		a := &analyzer{startNS: tc.start, clock: newClockState(1)}
+		if tc.clock != 0 {
+			a.hasClock, a.clock.seen, a.clock.ns = true, true, tc.clock
+		}
+		c := &tfClockCheck{}
+		ref := c.familyMixture(a, clockLinks(tc.newest...))
+		got := ""
+		if len(a.rep.TFFindings) == 1 {
+			f := a.rep.TFFindings[0]
+			got = fmt.Sprintf("%d %v", f.Count, f.Links)
+			if !strings.HasPrefix(f.Sentence, tc.sentence) || len(f.Evidence) != len(f.Links) {
+				t.Errorf("%s: sentence %q, %d evidence lines", tc.name, f.Sentence, len(f.Evidence))
+			}
+		}
+		if ref != tc.wantRef || got != tc.want || len(a.rep.TFFindings) > 1 {
+			t.Errorf("%s: family %d, finding %q; want %d, %q", tc.name, ref, got, tc.wantRef, tc.want)
+		}
+	}
+}
