@@ -29,7 +29,9 @@ type sqliteHandle struct {
 	// until Bag.finish takes counts from metadata or calls countTopics.
 	deferCounts, pending bool
 	// sequential: Options.Sequential, read with no worker goroutine.
-	sequential bool
+	// driverOnly: the messages columns are declared with types the driver
+	// converts (errDriverTypes), so reads are never split either.
+	sequential, driverOnly bool
 	// limit is Options.MaxRecordBytes in effect (prefix reads check it).
 	limit int64
 }

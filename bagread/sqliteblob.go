@@ -44,6 +44,16 @@ type blobReader struct {
 var cMain, cMessages, cData = C.CString("main"), C.CString("messages"), C.CString("data")
 
 func openBlobReader(dsn string) (*blobReader, error) {
+	db, err := openCConn(dsn)
+	if err != nil {
+		return nil, err
+	}
+	return &blobReader{db: db}, nil
+}
+
+// openCConn opens a read-only connection for reading messages (see
+// sqliteReadCacheKiB), for use by one goroutine at a time.
+func openCConn(dsn string) (*C.sqlite3, error) {
 	cs := C.CString(dsn)
 	defer C.free(unsafe.Pointer(cs))
 	var db *C.sqlite3
@@ -62,7 +72,7 @@ func openBlobReader(dsn string) (*blobReader, error) {
 		C.sqlite3_close_v2(db)
 		return nil, err
 	}
-	return &blobReader{db: db}, nil
+	return db, nil
 }
 
 // seek points the reader at row rowid and returns its data length.

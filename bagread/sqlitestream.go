@@ -14,7 +14,7 @@ import (
 	"github.com/mattn/go-sqlite3"
 )
 
-// A db3 read is mostly sqlite3_step and the driver's copy of each row, so
+// A db3 read is mostly sqlite3_step and the copy of each row, so
 // a record-order read is split into consecutive rowid ranges that two
 // workers, each on its own connection, query in turns: the caller reads
 // range 0 from worker 0, range 1 from worker 1, and so on, so rows still
@@ -32,19 +32,74 @@ const (
 // sqliteRangeRows is the rowid span of one range (a variable for tests).
 var sqliteRangeRows int64 = 4096
 
-// sqliteRow is one row as the driver returned it: id, topic_id, timestamp,
-// data. The driver copies every blob, so data stays valid after the row.
-type sqliteRow [4]driver.Value
+// sqliteRow is one row of id, topic_id, timestamp, data. data is a blob
+// (valid until the stream moves past the row) or nil; n is its length, or
+// the column's value when it is an integer (see dataColumn).
+type sqliteRow struct {
+	id, topicID, ts, n int64
+	data               []byte
+	types              [4]uint8 // SQLite's type of each column
+	// odd is set when a column has a type the row cannot be read with: the
+	// message error, naming the types as the driver returned them.
+	odd string
+}
+
+// goTypeNames are the driver's Go types of SQLite's fundamental types, as
+// %T prints them.
+var goTypeNames = [...]string{sqliteInteger: "int64", sqliteFloat: "float64", sqliteText: "string", sqliteBlob: "[]uint8", sqliteNull: "<nil>"}
+
+// readable: topic_id and timestamp are integers, data a blob or an
+// integer.
+func (r *sqliteRow) readable() bool {
+	return r.types[1] == sqliteInteger && r.types[2] == sqliteInteger && (r.types[3] == sqliteBlob || r.types[3] == sqliteInteger)
+}
+
+// oddRow is the message error of an unreadable row, given the Go types of
+// its topic_id, timestamp and data.
+func oddRow(topic, ts, data string) string {
+	return fmt.Sprintf("row has topic_id %s, timestamp %s, data %s; want integer, integer, blob", topic, ts, data)
+}
+
+// fromDriver makes a row of the driver's values (the unsplit read).
+func fromDriver(v []driver.Value) sqliteRow {
+	var r sqliteRow
+	for i, x := range v[:4] {
+		switch x := x.(type) {
+		case int64:
+			r.types[i] = sqliteInteger
+			switch i {
+			case 0:
+				r.id = x
+			case 1:
+				r.topicID = x
+			case 2:
+				r.ts = x
+			case 3:
+				r.n = x
+			}
+		case []byte:
+			r.types[i] = sqliteBlob
+			if i == 3 {
+				r.data, r.n = x, int64(len(x))
+			}
+		}
+	}
+	if !r.readable() {
+		r.odd = oddRow(fmt.Sprintf("%T", v[1]), fmt.Sprintf("%T", v[2]), fmt.Sprintf("%T", v[3]))
+	}
+	return r
+}
 
 type sqliteBatch struct {
 	rows     []sqliteRow
-	rangeEnd bool  // the last batch of its range
-	err      error // the query failed after these rows: the read ends
+	arena    []byte // the rows' data
+	rangeEnd bool   // the last batch of its range
+	err      error  // the query failed after these rows: the read ends
 }
 
-// sqliteWorker runs queries on its own connection.
+// sqliteWorker runs its range query on its own connection.
 type sqliteWorker struct {
-	conn       driver.Conn
+	q          *rangeQuery
 	full, free chan *sqliteBatch
 }
 
@@ -117,7 +172,7 @@ func (h *sqliteHandle) openRead(fileIndex int, sel selection, order Order, px *p
 	s := &sqliteStream{h: h, fileIndex: fileIndex, px: px}
 	workers := min(sqliteWorkers, runtime.GOMAXPROCS(0))
 	lo, hi, split := int64(0), int64(0), false
-	if !h.sequential && order == RecordOrder && !h.damaged && h.trunc == nil && workers >= 2 {
+	if !h.sequential && !h.driverOnly && order == RecordOrder && !h.damaged && h.trunc == nil && workers >= 2 {
 		lo, hi, split = h.rowidSpan()
 		split = split && hi-lo >= 2*sqliteRangeRows
 	}
@@ -135,26 +190,31 @@ func (h *sqliteHandle) openRead(fileIndex int, sel selection, order Order, px *p
 		s.direct, s.directConn, s.dest = rows, conn, make([]driver.Value, 4)
 		return s, nil
 	}
-	s.stop = make(chan struct{})
-	s.ranges = int((hi-lo)/sqliteRangeRows) + 1
 	q := query("id >= ?", "id < ?")
-	for k := range workers {
-		w, err := s.addWorker()
+	var qs []*rangeQuery
+	for range workers {
+		rq, err := openRangeQuery(h.dsn, q)
 		if err != nil {
-			s.close()
-			return nil, err
-		}
-		stmt, err := w.conn.Prepare(q)
-		if err != nil {
-			close(w.full) // it never ran
-			s.close()
+			for _, rq := range qs {
+				rq.close()
+			}
+			if errors.Is(err, errDriverTypes) {
+				h.driverOnly = true
+				return h.openRead(fileIndex, sel, order, px)
+			}
 			return nil, &FileError{Path: h.path, Offset: -1, Op: "prepare messages query", Err: err}
 		}
-		go w.run(s.stop, k, workers, s.ranges, func(r int) (driver.Rows, error) {
-			from := lo + int64(r)*sqliteRangeRows
-			return stmt.(driver.StmtQueryContext).QueryContext(context.Background(), []driver.NamedValue{
-				{Ordinal: 1, Value: from}, {Ordinal: 2, Value: from + sqliteRangeRows}})
-		}, stmt)
+		qs = append(qs, rq)
+	}
+	s.stop = make(chan struct{})
+	s.ranges = int((hi-lo)/sqliteRangeRows) + 1
+	for k, rq := range qs {
+		w := &sqliteWorker{q: rq, full: make(chan *sqliteBatch, sqliteBatches), free: make(chan *sqliteBatch, sqliteBatches)}
+		for range sqliteBatches {
+			w.free <- &sqliteBatch{}
+		}
+		s.workers = append(s.workers, w)
+		go w.run(s.stop, k, workers, s.ranges, lo)
 	}
 	return s, nil
 }
@@ -191,31 +251,21 @@ func (h *sqliteHandle) connect() (driver.Conn, error) {
 	return conn, nil
 }
 
-// addWorker opens a connection for one more worker.
-func (s *sqliteStream) addWorker() (*sqliteWorker, error) {
-	conn, err := s.h.connect()
-	if err != nil {
-		return nil, err
-	}
-	w := &sqliteWorker{conn: conn, full: make(chan *sqliteBatch, sqliteBatches), free: make(chan *sqliteBatch, sqliteBatches)}
-	for range sqliteBatches {
-		w.free <- &sqliteBatch{}
-	}
-	s.workers = append(s.workers, w)
-	return w, nil
-}
-
-// run queries ranges first, first+step, ... below n through stmt and
-// hands their rows over, until they are done, a query fails or stop is
-// closed; stmt is closed before the hand-over channel.
-func (w *sqliteWorker) run(stop <-chan struct{}, first, step, n int, query func(r int) (driver.Rows, error), stmt driver.Stmt) {
+// run queries ranges first, first+step, ... below n (range r starts at
+// rowid lo + r*sqliteRangeRows) and hands their rows over, until they are
+// done, a query fails or stop is closed. The hand-over channel is closed
+// last; the connection stays open for close.
+func (w *sqliteWorker) run(stop <-chan struct{}, first, step, n int, lo int64) {
 	defer close(w.full)
-	defer stmt.Close()
+	arenaSize := sqliteArenaMin
 	get := func() *sqliteBatch {
 		select {
 		case b := <-w.free:
+			if cap(b.arena) != arenaSize {
+				b.arena = make([]byte, 0, arenaSize) // grown, or after a row of its own
+			}
 			clear(b.rows)
-			b.rows, b.rangeEnd, b.err = b.rows[:0], false, nil
+			b.rows, b.arena, b.rangeEnd, b.err = b.rows[:0], b.arena[:0], false, nil
 			return b
 		case <-stop:
 			return nil
@@ -229,47 +279,37 @@ func (w *sqliteWorker) run(stop <-chan struct{}, first, step, n int, query func(
 			return false
 		}
 	}
-	dest := make([]driver.Value, 4)
 	for r := first; r < n; r += step {
 		b := get()
 		if b == nil {
 			return
 		}
-		rows, err := query(r)
-		if err != nil {
+		from := lo + int64(r)*sqliteRangeRows
+		if err := w.q.start(from, from+sqliteRangeRows); err != nil {
 			b.err = err
 			send(b)
 			return
 		}
-		bytes := 0
 		for {
-			if len(b.rows) == sqliteBatchRows || bytes >= sqliteBatchBytes {
-				if !send(b) {
-					rows.Close()
-					return
-				}
-				if b = get(); b == nil {
-					rows.Close()
-					return
-				}
-				bytes = 0
-			}
-			err := rows.Next(dest)
-			if err == io.EOF {
-				break
-			}
+			done, err := w.q.fill(b)
 			if err != nil {
-				rows.Close()
 				b.err = err
 				send(b)
 				return
 			}
-			if d, ok := dest[3].([]byte); ok {
-				bytes += len(d)
+			if done {
+				break
 			}
-			b.rows = append(b.rows, sqliteRow(dest))
+			if len(b.rows) < sqliteBatchRows && arenaSize < sqliteBatchBytes {
+				arenaSize *= 2 // the arena was full: larger ones from now on
+			}
+			if !send(b) {
+				return
+			}
+			if b = get(); b == nil {
+				return
+			}
 		}
-		rows.Close()
 		b.rangeEnd = true
 		if !send(b) {
 			return
@@ -287,7 +327,7 @@ func (s *sqliteStream) row() *sqliteRow {
 			}
 			return nil
 		}
-		s.one = sqliteRow(s.dest)
+		s.one = fromDriver(s.dest)
 		return &s.one
 	}
 	for s.cur == nil || s.i >= len(s.cur.rows) {
@@ -337,14 +377,14 @@ func (s *sqliteStream) next() bool {
 	}
 	m := &s.msg
 	*m = rawMessage{fileIndex: s.fileIndex, rowid: true, chunkOff: -1}
-	id, _ := r[0].(int64)
-	topicID, ok1 := r[1].(int64)
-	ts, ok2 := r[2].(int64)
-	data, ok3 := r[3].([]byte)
-	m.pos = id
+	topicID, ts, data := r.topicID, r.ts, r.data
+	m.pos = r.id
+	if r.types[0] != sqliteInteger {
+		m.pos = 0
+	}
 	s.n++
-	length, isLen := r[3].(int64)
-	if isLen && ok1 && ok2 {
+	if r.odd == "" && r.types[3] == sqliteInteger {
+		length, id := r.n, m.pos
 		// A prefix topic's row (read its prefix), or a row over the
 		// decode budget (not read; see dataColumn).
 		if t, ok := s.h.topics[topicID]; ok && s.px.timeOnly(t.name) {
@@ -354,11 +394,10 @@ func (s *sqliteStream) next() bool {
 		} else {
 			m.err = fmt.Errorf("row of %d bytes: %w (decode budget %d bytes)", length, ErrTooLarge, s.h.limit)
 		}
-		ok3 = true
 	}
-	if !ok1 || !ok2 || !ok3 {
+	if r.odd != "" {
 		m.topic = "<unreadable row>"
-		m.err = fmt.Errorf("row has topic_id %T, timestamp %T, data %T; want integer, integer, blob", r[1], r[2], r[3])
+		m.err = errors.New(r.odd)
 		return true
 	}
 	t, ok := s.h.topics[topicID]
@@ -396,7 +435,7 @@ func (s *sqliteStream) close() error {
 	for _, w := range s.workers {
 		for range w.full {
 		}
-		errs = append(errs, w.conn.Close())
+		errs = append(errs, w.q.close())
 	}
 	s.workers = nil
 	return errors.Join(errs...)
