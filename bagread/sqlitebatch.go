@@ -12,6 +12,7 @@ package bagread
 #include <string.h>
 typedef struct sqlite3 sqlite3;
 typedef struct sqlite3_stmt sqlite3_stmt;
+typedef struct sqlite3_blob sqlite3_blob;
 typedef long long sqlite3_int64;
 extern int sqlite3_prepare_v2(sqlite3 *db, const char *zSql, int nByte, sqlite3_stmt **ppStmt, const char **pzTail);
 extern int sqlite3_step(sqlite3_stmt *);
@@ -25,16 +26,79 @@ extern int sqlite3_column_bytes(sqlite3_stmt *, int iCol);
 extern const char *sqlite3_column_decltype(sqlite3_stmt *, int);
 extern const char *sqlite3_errmsg(sqlite3 *);
 extern int sqlite3_close_v2(sqlite3 *);
+extern sqlite3 *sqlite3_db_handle(sqlite3_stmt *);
+extern int sqlite3_blob_open(sqlite3 *, const char *zDb, const char *zTable, const char *zColumn, sqlite3_int64 iRow, int flags, sqlite3_blob **ppBlob);
+extern int sqlite3_blob_reopen(sqlite3_blob *, sqlite3_int64);
+extern int sqlite3_blob_close(sqlite3_blob *);
+extern int sqlite3_blob_bytes(sqlite3_blob *);
+extern int sqlite3_blob_read(sqlite3_blob *, void *Z, int N, int iOffset);
 
 // One row of (id, topic_id, timestamp, data): n is data's length (a blob,
-// copied to arena at off) or its value (an integer: see dataColumn).
+// copied to arena at off) or its value (an integer: see dataColumn). A
+// prefix topic's row has type BAGREAD_PREFIX: plen bytes of its n are at
+// off.
 typedef struct {
 	sqlite3_int64 id, topic, ts, n;
-	int off;
+	int off, plen;
 	unsigned char types[4]; // SQLite fundamental type of each column
 } bagread_row;
 
-enum { BAGREAD_BLOB = 4, BAGREAD_ROW = 100, BAGREAD_DONE = 101 };
+enum { BAGREAD_INTEGER = 1, BAGREAD_BLOB = 4, BAGREAD_PREFIX = 64, BAGREAD_ROW = 100, BAGREAD_DONE = 101 };
+
+// A prefix read: the topic's rows come with data's length, and the first
+// bytes are read through blob I/O on the same connection, whose cache
+// holds the row's leaf page the statement just read. Any failure, or a
+// MESSAGE-mode zstd frame (read whole), is left to the reader's own blob
+// reader (sqliteprefix.go), which reports it as before.
+typedef struct {
+	const sqlite3_int64 *topics; // the prefix topics' ids
+	int ntopics, n;              // n: bytes wanted, at least 4
+	sqlite3_blob *blob;
+} bagread_prefix;
+
+static int bagread_is_prefix(const bagread_prefix *px, sqlite3_int64 topic) {
+	int i;
+	for (i = 0; i < px->ntopics; i++) {
+		if (px->topics[i] == topic) {
+			return 1;
+		}
+	}
+	return 0;
+}
+
+// bagread_read_prefix reads row's prefix into arena at u; 0 when it did,
+// -1 when it is left to the reader, or the bytes it needs (more than
+// room).
+static int bagread_read_prefix(sqlite3_stmt *st, bagread_prefix *px, bagread_row *r, unsigned char *arena, int u, int room) {
+	int rc, len, k;
+	if (px->blob == 0) {
+		rc = sqlite3_blob_open(sqlite3_db_handle(st), "main", "messages", "data", r->id, 0, &px->blob);
+	} else {
+		rc = sqlite3_blob_reopen(px->blob, r->id);
+	}
+	if (rc != 0) {
+		if (px->blob != 0) {
+			sqlite3_blob_close(px->blob); // a failed reopen leaves it aborted
+			px->blob = 0;
+		}
+		return -1;
+	}
+	len = sqlite3_blob_bytes(px->blob);
+	k = len < px->n ? len : px->n;
+	if (k > room) {
+		return k;
+	}
+	if (sqlite3_blob_read(px->blob, arena + u, k, 0) != 0) {
+		return -1;
+	}
+	if (k < len && arena[u] == 0x28 && arena[u+1] == 0xb5 && arena[u+2] == 0x2f && arena[u+3] == 0xfd) {
+		return -1;
+	}
+	r->types[3] = BAGREAD_PREFIX;
+	r->n = len;
+	r->plen = k;
+	return 0;
+}
 
 // bagread_fill steps st and copies rows into rows[0..max) and their data
 // into arena from byte *used on, until max rows are there (returns 0), the
@@ -43,7 +107,7 @@ enum { BAGREAD_BLOB = 4, BAGREAD_ROW = 100, BAGREAD_DONE = 101 };
 // *need bytes) or a step fails (its error code). pending says the
 // statement already stands on a row not yet copied. *used ends after the
 // data copied.
-static int bagread_fill(sqlite3_stmt *st, int pending, bagread_row *rows, int max,
+static int bagread_fill(sqlite3_stmt *st, bagread_prefix *px, int pending, bagread_row *rows, int max,
 		unsigned char *arena, int cap, int *nrows, int *used, int *need) {
 	int n = 0, u = *used, rc = 0, i;
 	for (; n < max; n++) {
@@ -63,7 +127,19 @@ static int bagread_fill(sqlite3_stmt *st, int pending, bagread_row *rows, int ma
 		r->ts = sqlite3_column_int64(st, 2);
 		r->off = u;
 		r->n = 0;
-		if (r->types[3] == BAGREAD_BLOB) {
+		r->plen = 0;
+		if (r->types[3] == BAGREAD_INTEGER && r->types[1] == BAGREAD_INTEGER && r->types[2] == BAGREAD_INTEGER && bagread_is_prefix(px, r->topic)) {
+			int got = bagread_read_prefix(st, px, r, arena, u, cap - u);
+			if (got > 0) {
+				*need = got;
+				rc = BAGREAD_ROW;
+				break;
+			}
+			if (got < 0) {
+				r->n = sqlite3_column_int64(st, 3);
+			}
+			u += r->plen;
+		} else if (r->types[3] == BAGREAD_BLOB) {
 			const void *p = sqlite3_column_blob(st, 3);
 			int len = sqlite3_column_bytes(st, 3);
 			if (len > cap - u) {
@@ -104,6 +180,8 @@ const (
 	sqliteText    = 3
 	sqliteBlob    = 4
 	sqliteNull    = 5
+	// sqlitePrefix marks a prefix topic's row whose data holds its prefix.
+	sqlitePrefix = C.BAGREAD_PREFIX
 )
 
 // sqliteArenaMin is the smallest arena of a batch; it doubles, up to
@@ -118,13 +196,18 @@ type rangeQuery struct {
 	stmt    *C.sqlite3_stmt
 	pending bool // the statement stands on a row that fill has not copied
 	crows   []C.bagread_row
+	px      *C.bagread_prefix // C memory: it holds the blob handle
+	pxIDs   *C.sqlite3_int64
 }
 
 // errDriverTypes: a column is declared with a type the driver converts
 // (to time.Time or bool), so the read goes through the driver instead.
 var errDriverTypes = errors.New("messages columns declared with types the driver converts")
 
-func openRangeQuery(dsn, query string) (*rangeQuery, error) {
+// openRangeQuery prepares query on a connection of its own; the rows of
+// the topics pxIDs (whose data column query reads as its length) come with
+// the first pxN bytes of their data.
+func openRangeQuery(dsn, query string, pxIDs []int64, pxN int) (*rangeQuery, error) {
 	db, err := openCConn(dsn)
 	if err != nil {
 		return nil, err
@@ -132,6 +215,15 @@ func openRangeQuery(dsn, query string) (*rangeQuery, error) {
 	cq := C.CString(query)
 	defer C.free(unsafe.Pointer(cq))
 	q := &rangeQuery{db: db, crows: make([]C.bagread_row, sqliteBatchRows)}
+	q.px = (*C.bagread_prefix)(C.calloc(1, C.size_t(unsafe.Sizeof(C.bagread_prefix{}))))
+	if len(pxIDs) > 0 {
+		q.pxIDs = (*C.sqlite3_int64)(C.malloc(C.size_t(len(pxIDs) * 8)))
+		ids := unsafe.Slice(q.pxIDs, len(pxIDs))
+		for i, id := range pxIDs {
+			ids[i] = C.sqlite3_int64(id)
+		}
+		q.px.topics, q.px.ntopics, q.px.n = q.pxIDs, C.int(len(pxIDs)), C.int(max(pxN, len(zstdMagic)))
+	}
 	if rc := C.sqlite3_prepare_v2(db, cq, -1, &q.stmt, nil); rc != 0 {
 		err := q.errorf("prepare", rc)
 		q.close()
@@ -180,7 +272,7 @@ func (q *rangeQuery) fill(b *sqliteBatch) (done bool, err error) {
 		if q.pending {
 			pending = 1
 		}
-		rc := C.bagread_fill(q.stmt, pending, &q.crows[0], C.int(room),
+		rc := C.bagread_fill(q.stmt, q.px, pending, &q.crows[0], C.int(room),
 			(*C.uchar)(unsafe.SliceData(b.arena[:cap(b.arena)])), C.int(cap(b.arena)), &nrows, &used, &need)
 		b.arena = b.arena[:int(used)]
 		for i := range int(nrows) {
@@ -189,8 +281,12 @@ func (q *rangeQuery) fill(b *sqliteBatch) (done bool, err error) {
 			for k := range row.types {
 				row.types[k] = uint8(r.types[k])
 			}
-			if row.types[3] == sqliteBlob {
+			switch row.types[3] {
+			case sqliteBlob:
 				off, end := int(r.off), int(r.off)+int(r.n)
+				row.data = b.arena[off:end:end]
+			case sqlitePrefix:
+				off, end := int(r.off), int(r.off)+int(r.plen)
 				row.data = b.arena[off:end:end]
 			}
 			if !row.readable() {
@@ -219,6 +315,14 @@ func (q *rangeQuery) fill(b *sqliteBatch) (done bool, err error) {
 
 func (q *rangeQuery) close() error {
 	var err error
+	if q.px != nil {
+		if q.px.blob != nil {
+			C.sqlite3_blob_close(q.px.blob)
+		}
+		C.free(unsafe.Pointer(q.px))
+		C.free(unsafe.Pointer(q.pxIDs))
+		q.px, q.pxIDs = nil, nil
+	}
 	if q.stmt != nil {
 		C.sqlite3_finalize(q.stmt)
 		q.stmt = nil

@@ -14,7 +14,10 @@ import (
 // arena, blobs that fill and grow it, empty blobs, and rows with columns
 // of the wrong type (the same message error, naming the driver's Go
 // types); a table whose timestamp column is declared TIMESTAMP (which the
-// driver turns into time.Time) is read through the driver. Rows of the
+// driver turns into time.Time) is read through the driver. Prefix reads
+// too: the worker reads prefixes through blob I/O on its own connection,
+// and leaves a MESSAGE-mode zstd frame (read whole) to the reader's blob
+// reader. Rows of the
 // wrong type make Open's count fail and the file count as damaged (never
 // split), so the streams are compared here with that flag cleared, as a
 // file whose counts came from metadata.yaml would have it.
@@ -28,14 +31,14 @@ func TestSQLiteSplitMatchesDriver(t *testing.T) {
 		sum   [32]byte
 		err   string
 	}
-	read := func(t *testing.T, path string, driver bool) []row {
+	read := func(t *testing.T, path string, driver bool, px *prefixSpec) []row {
 		h, _, err := openInspect(path, path, true, nil, false)
 		if err != nil {
 			t.Fatal(err)
 		}
 		defer h.close()
 		h.damaged, h.sequential, h.limit = false, driver, 1<<20
-		s, err := h.open(0, nil, RecordOrder)
+		s, err := h.openPrefix(0, nil, RecordOrder, px)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -55,7 +58,8 @@ func TestSQLiteSplitMatchesDriver(t *testing.T) {
 		return out
 	}
 	big := bytes.Repeat([]byte{7}, 200<<10) // over sqliteArenaMin
-	mid := bytes.Repeat([]byte{9}, 40<<10)  // two fill an arena of sqliteArenaMin
+	frame := append(append([]byte(nil), zstdMagic...), bytes.Repeat([]byte{3}, 100)...)
+	mid := bytes.Repeat([]byte{9}, 40<<10) // two fill an arena of sqliteArenaMin
 	rows := []struct {
 		topic, ts, data any
 		wantErr         string // the message error, "" for none
@@ -72,6 +76,8 @@ func TestSQLiteSplitMatchesDriver(t *testing.T) {
 		{1, int64(19), int64(5 << 20), "row of 5242880 bytes: " + ErrTooLarge.Error() + " (decode budget 1048576 bytes)"},
 		{1, int64(20), big, ""},
 		{3, int64(21), []byte{0, 1, 0, 0, 2}, ErrOrphanMessage.Error() + ": topic_id 3"},
+		{1, int64(22), frame, ""},
+		{2, int64(23), big, ""},
 	}
 	for _, tsType := range []string{"INTEGER", "TIMESTAMP"} {
 		t.Run(tsType, func(t *testing.T) {
@@ -96,7 +102,7 @@ func TestSQLiteSplitMatchesDriver(t *testing.T) {
 			}
 			db.Close()
 
-			want := read(t, path, true)
+			want := read(t, path, true, nil)
 			if len(want) != len(rows) {
 				t.Fatalf("driver read %d rows, wrote %d", len(want), len(rows))
 			}
@@ -107,10 +113,18 @@ func TestSQLiteSplitMatchesDriver(t *testing.T) {
 					}
 				}
 			}
-			for _, span := range []int64{1, 3, 5} {
-				sqliteRangeRows = span
-				if got := read(t, path, false); !reflect.DeepEqual(got, want) {
-					t.Errorf("ranges of %d rowids:\n got %v\nwant %v", span, fmt.Sprint(got), fmt.Sprint(want))
+			for _, px := range []*prefixSpec{
+				nil,
+				{topics: map[string]bool{"/a": true}, n: 16, none: map[string]bool{"/b": true}},
+				{topics: map[string]bool{"/a": true, "/b": true}, n: 3}, // under the 4 bytes of a zstd magic
+			} {
+				sqliteRangeRows = 1 << 62
+				want := read(t, path, true, px)
+				for _, span := range []int64{1, 3, 5} {
+					sqliteRangeRows = span
+					if got := read(t, path, false, px); !reflect.DeepEqual(got, want) {
+						t.Errorf("prefix %v, ranges of %d rowids:\n got %v\nwant %v", px, span, fmt.Sprint(got), fmt.Sprint(want))
+					}
 				}
 			}
 		})

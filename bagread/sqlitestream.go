@@ -48,10 +48,11 @@ type sqliteRow struct {
 // %T prints them.
 var goTypeNames = [...]string{sqliteInteger: "int64", sqliteFloat: "float64", sqliteText: "string", sqliteBlob: "[]uint8", sqliteNull: "<nil>"}
 
-// readable: topic_id and timestamp are integers, data a blob or an
-// integer.
+// readable: topic_id and timestamp are integers, data a blob, an integer
+// or a prefix.
 func (r *sqliteRow) readable() bool {
-	return r.types[1] == sqliteInteger && r.types[2] == sqliteInteger && (r.types[3] == sqliteBlob || r.types[3] == sqliteInteger)
+	d := r.types[3]
+	return r.types[1] == sqliteInteger && r.types[2] == sqliteInteger && (d == sqliteBlob || d == sqliteInteger || d == sqlitePrefix)
 }
 
 // oddRow is the message error of an unreadable row, given the Go types of
@@ -192,8 +193,18 @@ func (h *sqliteHandle) openRead(fileIndex int, sel selection, order Order, px *p
 	}
 	q := query("id >= ?", "id < ?")
 	var qs []*rangeQuery
+	var pxIDs []int64
+	pxN := 0
+	if px != nil {
+		for id, t := range h.topics {
+			if px.has(t.name) && !px.timeOnly(t.name) {
+				pxIDs = append(pxIDs, id)
+			}
+		}
+		pxN = px.n
+	}
 	for range workers {
-		rq, err := openRangeQuery(h.dsn, q)
+		rq, err := openRangeQuery(h.dsn, q, pxIDs, pxN)
 		if err != nil {
 			for _, rq := range qs {
 				rq.close()
@@ -383,7 +394,13 @@ func (s *sqliteStream) next() bool {
 		m.pos = 0
 	}
 	s.n++
-	if r.odd == "" && r.types[3] == sqliteInteger {
+	if r.odd == "" && r.types[3] == sqlitePrefix {
+		// Its prefix, read by the worker (sqlitebatch.go), as readPrefix would.
+		m.size = r.n
+		if int64(len(data)) == r.n {
+			m.size = 0
+		}
+	} else if r.odd == "" && r.types[3] == sqliteInteger {
 		length, id := r.n, m.pos
 		// A prefix topic's row (read its prefix), or a row over the
 		// decode budget (not read; see dataColumn).
