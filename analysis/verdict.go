@@ -140,7 +140,9 @@ func (a *analyzer) verdict() Verdict {
 		a.stuckZeroWording(&v)
 	case ClockSkew:
 		v.Sentence = fmt.Sprintf("%s and tf (%s) are %s apart on the same clock: the machines' clocks are out of sync; synchronise them (chrony/NTP).", topic, strings.SplitN(ps.Stalest, " on ", 2)[0], fmtS(ps.MedianDiffS))
-		if ps.MedianDiffS < 0 && -ps.MedianDiffS*1e9 > float64(a.cache) || ps.MedianDiffS > 0 && drops > 0 {
+		// Drops with any scan ahead of tf are the queue overflowing, whatever
+		// side of tf the median is on.
+		if ps.MedianDiffS < 0 && -ps.MedianDiffS*1e9 > float64(a.cache) || ps.MaxDiffS > 0 && drops > 0 {
 			v.Evidence = append(v.Evidence, fmt.Sprintf("The offset matters to tf2: the cache is %.0f s; scans behind by more than that are dropped at once, scans ahead wait and overflow the queue.", r.Settings.CacheTimeS))
 		} else {
 			v.Evidence = append(v.Evidence, fmt.Sprintf("Within the cache time (%.0f s) tf2 still finds a transform for scans that lag tf; scans ahead of tf wait.", r.Settings.CacheTimeS))

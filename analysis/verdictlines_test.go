@@ -98,6 +98,17 @@ func TestVerdictLines(t *testing.T) {
 		{"skew ahead without drops (queue 100)", exact, []genScan{{"/scan", "laser", func(_, sim, _ int64) int64 { return sim + 1.5e9 }}}, simClock, Config{QueueSize: 100, SetQueueSize: true},
 			"/scan and tf (odom->base_link) are 1.500 s apart on the same clock: the machines' clocks are out of sync; synchronise them (chrony/NTP).",
 			[]string{"rviz-laserscan filter (queue 100, cache 10 s): 290 passed_after_wait, 30 pending_at_end.", "Within the cache time (10 s) tf2 still finds a transform for scans that lag tf; scans ahead of tf wait."}, []string{"matters"}},
+		// Two scans in three 2 s behind tf, one 1.5 s ahead: the median is
+		// behind and within the cache, yet the scans ahead overflow the
+		// queue, and the evidence must say so.
+		{"skew mostly behind, some ahead and dropped", exact, []genScan{{"/scan", "laser", func(i, sim, _ int64) int64 {
+			if i%3 == 0 {
+				return sim + 1.5e9
+			}
+			return sim - 2e9
+		}}}, simClock, Config{},
+			"/scan and tf (odom->base_link) are -2.000 s apart on the same clock: the machines' clocks are out of sync; synchronise them (chrony/NTP).",
+			[]string{"The offset matters to tf2: the cache is 10 s; scans behind by more than that are dropped at once, scans ahead wait and overflow the queue."}, []string{"Within"}},
 		// map->odom on system time, off the scans' path to odom: the tf
 		// tree's finding leads when the rows are healthy, and is evidence
 		// when they are not.
