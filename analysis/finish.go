@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strings"
 )
 
 // finish lets the filters decide what they still hold, then the clock,
@@ -99,7 +100,7 @@ func (a *analyzer) findings() []string {
 	f := []string{}
 	drops := 0
 	for k, v := range r.Summary.Filter {
-		if len(k) > 8 && k[:8] == "dropped_" {
+		if strings.HasPrefix(k, "dropped_") {
 			drops += v
 		}
 	}

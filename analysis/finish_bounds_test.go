@@ -82,6 +82,7 @@ func TestSkewPairsBoundary(t *testing.T) {
 		{"2 of 21", 2, 19, false},
 		{"all", 3, 0, true},
 		{"none", 0, 5, false},
+		{"a pair without rows", 0, 0, false},
 	} {
 		a := &analyzer{pairs: []*pairStats{pairWith("/a", SameClock, 5, 0), pairWith("/b", ClockSkew, tc.other, tc.skew)}}
 		if got := a.skewPairs(); got != tc.want {

@@ -143,7 +143,7 @@ func (c *nodeClockCheck) finish(a *analyzer) {
 			n.StampClock = "sim"
 		case e.system > 0:
 			n.StampClock = "system"
-		case e.zero > 0:
+		default: // every entry has a stamp: zero ones only
 			n.StampClock = "zero"
 		}
 		r.Nodes = append(r.Nodes, n)
