@@ -194,6 +194,7 @@ func TestNameNodesBoundary(t *testing.T) {
 		{"does not ask", "All good.", append(nodes("false", "/a"), nodes("true", "/t")...), true, "",
 			"Nodes and their clocks: /a has use_sim_time=false (parameter event at +0.2 s) while /t have true. Their topics are not the ones analysed here, or their stamps agree anyway.", nil},
 		{"does not ask, off only", "All good.", nodes("false", "/a"), true, "", "", nil},
+		{"does not ask, on only", "All good.", nodes("true", "/t"), true, "", "", nil},
 		{"unknown values", ask, nodes("", "/x"), true, "",
 			"The bag cannot tell which node this is: no node in its /parameter_events announces use_sim_time=false (a node announces its parameters when it starts, so nodes started before the recording are not in it).", nil},
 	} {
