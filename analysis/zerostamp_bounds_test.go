@@ -25,13 +25,15 @@ func TestPoseDistance(t *testing.T) {
 		{"translation", tf.Transform{Translation: tf.Vec3{X: 1, Y: 2, Z: 3}, Rotation: id}, tf.Transform{Translation: tf.Vec3{X: 4, Y: 6, Z: 15}, Rotation: id}, 13, 0},
 		{"90 deg about z", tf.Transform{Rotation: tf.Quat{Z: s, W: s}}, tf.Transform{Rotation: id}, 0, 90},
 		{"120 deg, all components", tf.Transform{Rotation: tf.Quat{X: 0.5, Y: 0.5, Z: 0.5, W: 0.5}}, tf.Transform{Rotation: tf.Quat{X: 0.5, Y: -0.5, Z: 0.5, W: 0.5}}, 0, 120},
-		{"unnormalised", tf.Transform{Rotation: tf.Quat{X: 1, Y: 1, Z: 1, W: 1}}, tf.Transform{Rotation: tf.Quat{X: 0.25, Y: -0.25, Z: 0.25, W: 0.25}}, 0, 120},
+		{"unnormalised", tf.Transform{Rotation: tf.Quat{X: 1, Y: 1, Z: 1, W: 1}}, tf.Transform{Rotation: tf.Quat{X: 1, Y: -1, Z: 1, W: 1}}, 0, 120},
+		{"unnormalised, other scales", tf.Transform{Rotation: tf.Quat{X: 1, Y: 1, Z: 1, W: 1}}, tf.Transform{Rotation: tf.Quat{X: 0.25, Y: -0.25, Z: 0.25, W: 0.25}}, 0, 120},
 		{"opposite quaternions", tf.Transform{Rotation: tf.Quat{X: 0.5, Y: 0.5, Z: 0.5, W: 0.5}}, tf.Transform{Rotation: tf.Quat{X: -0.5, Y: -0.5, Z: -0.5, W: -0.5}}, 0, 0},
 		{"zero quaternion first", tf.Transform{}, tf.Transform{Rotation: id}, 0, 0},
 		{"zero quaternion second", tf.Transform{Rotation: id}, tf.Transform{}, 0, 0},
 	} {
 		d, r := poseDistance(tc.p, tc.q)
-		if math.Abs(d-tc.dist) > 1e-9 || math.Abs(r-tc.degs) > 1e-6 {
+		// Written so that NaN fails.
+		if !(math.Abs(d-tc.dist) <= 1e-9) || !(math.Abs(r-tc.degs) <= 1e-6) {
 			t.Errorf("%s: poseDistance = %v m, %v deg; want %v, %v", tc.name, d, r, tc.dist, tc.degs)
 		}
 	}
