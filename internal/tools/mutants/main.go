@@ -120,6 +120,7 @@ func run(cfg config) error {
 	signal.Notify(stop, os.Interrupt, syscall.SIGTERM)
 	go func() {
 		<-stop
+		stopping.Store(true)
 		if pid := running.Load(); pid != 0 {
 			_ = syscall.Kill(-int(pid), syscall.SIGKILL)
 		}
@@ -498,6 +499,9 @@ func (r *runner) runAll(mutants []*mutant) ([]result, error) {
 		default:
 			var err error
 			res, err = r.one(res, sel)
+			if stopping.Load() {
+				select {} // the signal handler exits; record nothing more
+			}
 			if err != nil {
 				return nil, err
 			}
@@ -551,6 +555,10 @@ func (r *runner) one(res result, sel selection) (result, error) {
 // running is the process group of the test binary running now, killed
 // when the tool is interrupted.
 var running atomic.Int64
+
+// stopping is set when the tool is interrupted: the test binary it kills
+// then exits non-zero, which must not be recorded as a kill.
+var stopping atomic.Bool
 
 // quickBatch is the baseline time under which tests run together.
 const quickBatch = time.Second
