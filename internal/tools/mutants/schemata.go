@@ -49,6 +49,10 @@ func classify(s *site, info *types.Info, pkg *types.Package) {
 			return
 		}
 	}
+	if untyped(s, info) {
+		s.how, s.reason = howBuild, "operands of C types (cgo), which the type check cannot see"
+		return
+	}
 	switch n := s.node.(type) {
 	case *ast.IncDecStmt:
 		s.how = howSwitched
@@ -464,3 +468,24 @@ func bcmutDec[T bcmutNumber](a int, x T) T {
 	return x - 1
 }
 `
+
+// untyped reports whether the type check left a site's operands without a
+// type: in a cgo file, values of C types (its "C" package is faked).
+func untyped(s *site, info *types.Info) bool {
+	var ops []ast.Expr
+	switch n := s.node.(type) {
+	case *ast.IncDecStmt:
+		ops = []ast.Expr{n.X}
+	case *ast.BinaryExpr:
+		ops = []ast.Expr{n.X, n.Y}
+	case *ast.UnaryExpr:
+		ops = []ast.Expr{n.X}
+	}
+	for _, e := range ops {
+		t := info.TypeOf(e)
+		if t == nil || t == types.Typ[types.Invalid] {
+			return true
+		}
+	}
+	return false
+}
