@@ -32,6 +32,9 @@ func TestSQLiteSplitMatchesDriver(t *testing.T) {
 		err   string
 	}
 	read := func(t *testing.T, path string, driver bool, px *prefixSpec) []row {
+		// Every connection, statement and blob handle of the read is
+		// closed with it: a zombie connection keeps its file open.
+		defer checkFDs(t, openFDs())
 		h, _, err := openInspect(path, path, true, nil, false)
 		if err != nil {
 			t.Fatal(err)
