@@ -169,3 +169,18 @@ func collect(t testing.TB, b *Bag, opts ReadOptions) ([]genMessage, []Problem, [
 }
 
 func tempPath(t testing.TB, name string) string { return filepath.Join(t.TempDir(), name) }
+
+// openWritten writes data to path and opens it as a bag, closed when the
+// test ends.
+func openWritten(t testing.TB, path string, data []byte, opts Options) *Bag {
+	t.Helper()
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	b, err := Open(path, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { b.Close() })
+	return b
+}

@@ -2,7 +2,6 @@ package bagread
 
 import (
 	"encoding/binary"
-	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -63,14 +62,7 @@ func TestLostChunkIndex(t *testing.T) {
 			data := cat(head, c.indexes, msg(20), msg(30))
 			tail := int64(len(data))
 			data = cat(data, msg(40)[:5])
-			if err := os.WriteFile(p, data, 0o644); err != nil {
-				t.Fatal(err)
-			}
-			b, err := Open(p, Options{MaxRecordBytes: limit})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer b.Close()
+			b := openWritten(t, p, data, Options{MaxRecordBytes: limit})
 			r := strings.NewReplacer("{C}", itoa(chunk), "{I}", itoa(idx), "{T}", itoa(tail))
 			it := b.Messages(ReadOptions{Topics: []string{"/a"}})
 			var got, want []string

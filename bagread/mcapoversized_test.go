@@ -3,7 +3,6 @@ package bagread
 import (
 	"encoding/binary"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -44,14 +43,7 @@ func TestOversizedRecords(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			p := filepath.Join(t.TempDir(), "o.mcap")
 			data := cat(head, c.record, msg(1, 30, cdrPayload(2, 4)), rec(opDataEnd, u32le(0)), mcapMagic)
-			if err := os.WriteFile(p, data, 0o644); err != nil {
-				t.Fatal(err)
-			}
-			b, err := Open(p, Options{MaxRecordBytes: limit})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer b.Close()
+			b := openWritten(t, p, data, Options{MaxRecordBytes: limit})
 			msgs, probs, errs := collect(t, b, ReadOptions{})
 			var times []int64
 			for _, m := range msgs {
@@ -97,14 +89,7 @@ func TestBadChannelRecord(t *testing.T) {
 	bad := int64(len(data))
 	data = cat(data, rec(opChannel, cat(u16(2), u16(1), u32le(1000), []byte("/b"))), msg(2, 5), msg(1, 10), rec(opDataEnd, u32le(0)), mcapMagic)
 	p := filepath.Join(t.TempDir(), "c.mcap")
-	if err := os.WriteFile(p, data, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	b, err := Open(p, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close()
+	b := openWritten(t, p, data, Options{})
 	msgs, probs, _ := collect(t, b, ReadOptions{})
 	var got []string
 	for _, pr := range probs {

@@ -157,14 +157,7 @@ func TestChannelBeforeSchema(t *testing.T) {
 	}
 	data = cat(data, rec(opDataEnd, u32le(0)), mcapMagic)
 	p := filepath.Join(t.TempDir(), "c.mcap")
-	if err := os.WriteFile(p, data, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	b, err := Open(p, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close()
+	b := openWritten(t, p, data, Options{})
 	if a, bb := b.Topic("/a"), b.Topic("/b"); a == nil || bb == nil || a.Type != "pkg/msg/A" || bb.Type != "pkg/msg/B" {
 		t.Errorf("topics %+v, want /a of pkg/msg/A and /b of pkg/msg/B", b.Topics)
 	}
@@ -266,14 +259,7 @@ func TestChunkMissingFromIndex(t *testing.T) {
 			}
 		}
 	}
-	if err := os.WriteFile(p, data, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	b, err := Open(p, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close()
+	b := openWritten(t, p, data, Options{})
 	if !b.Files[0].Indexed || seen < 4 {
 		t.Fatalf("indexed %v, %d chunk indexes: want an indexed file of several chunks", b.Files[0].Indexed, seen)
 	}
