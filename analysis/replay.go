@@ -321,9 +321,16 @@ func (a *analyzer) skip(m *bagread.Message, err error) {
 	}
 }
 
-func (a *analyzer) run() error {
-	it := a.bag.Messages(bagread.ReadOptions{Topics: a.readTopics, Order: bagread.RecordOrder,
+// passIterator reads what the pass needs: the replayed topics in record
+// order, analysed topics as header prefixes, time-only topics without
+// payload.
+func (a *analyzer) passIterator() *bagread.Iterator {
+	return a.bag.Messages(bagread.ReadOptions{Topics: a.readTopics, Order: bagread.RecordOrder,
 		PrefixTopics: a.headerOnlyTopics(), PrefixBytes: headerPrefixBytes, TimeOnlyTopics: a.timeOnlyTopics()})
+}
+
+func (a *analyzer) run() error {
+	it := a.passIterator()
 	defer it.Close()
 	var sizes []int64
 	for _, f := range a.bag.Files {

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Times `bagclock info` and `bagclock analyze` on the generated ~120 MB
 # benchmark bags beside `cat FILE > /dev/null` (a raw read from the page
-# cache) and prints the ratios and peak RSS.
+# cache) and prints the ratios and peak RSS; "startup" is `bagclock
+# --version`, the process start every bagclock row includes.
 #
 #   scripts/bench-read.sh           # the three large bags (generated once)
 #   scripts/bench-read.sh --huge    # the 10x bags too (~1.2 GB each)
@@ -60,6 +61,10 @@ for f in "${factors[@]}"; do
 		cat "$file" >/dev/null # warm the page cache first
 		read -r tcat _ _ < <(best_of cat "$file")
 		printf '%-18s %-8s %9s %10s %8s\n' "$name" cat "$tcat" - 1.00x
+		# The process start alone (runtime, package init, no bag): part of
+		# every bagclock row below that cat does not pay.
+		read -r t m _ < <(best_of "$bin/bagclock" --version)
+		printf '%-18s %-8s %9s %10.1f %8s\n' "$name" startup "$t" "$(awk "BEGIN{print $m/1024}")" "$(ratio "$t" "$tcat")"
 		for cmd in info analyze; do
 			if [ "$cmd" = analyze ]; then
 				args=(analyze --format json -o /dev/null "$bagdir")
