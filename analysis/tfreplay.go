@@ -152,16 +152,26 @@ func (t *tfReplay) sortedLinks() []*linkStats {
 // look-ahead reads (it needs none of it).
 const lookAheadPrefix = 16
 
+// Bounds of the tf look-ahead, in record time after the bag's first
+// message: lookAheadMaxNS in general, lookAheadTFMaxNS while a tf topic
+// that has messages has shown none yet.
+const (
+	lookAheadMaxNS   = 5_000_000_000
+	lookAheadTFMaxNS = 30_000_000_000
+)
+
 // lookAheadTF reads the tf topics (and the analysed topics, to know when to
 // stop) from the start of the bag until a second after the first message
-// of every analysed topic, at most lookAheadMaxNS of record time, and
-// remembers each child's parent in its topic's tf namespace. Default
-// targets are decided from this tree merged with what the replay has seen
-// by a topic's first message, so a tree published a little after the
-// sensors start still counts. It is a bounded, cheap pass: a few seconds
-// of tf.
+// of every analysed topic and every tf topic that has messages, at most
+// lookAheadMaxNS of record time (lookAheadTFMaxNS while a tf topic has
+// shown nothing: odometry that starts after the sensors and the static
+// tree would otherwise leave a tree without odom, and a sensor checked
+// against a static-only path, where no clock fault shows). It remembers
+// each child's parent in its topic's tf namespace. Default targets are
+// decided from this tree merged with what the replay has seen by a topic's
+// first message, so a tree published a little after the sensors start
+// still counts. It is a bounded, cheap pass: a few seconds of tf.
 func (a *analyzer) lookAheadTF() {
-	const lookAheadMaxNS = 5_000_000_000
 	const afterScanNS = 1_000_000_000
 	var topics []string
 	for _, ts := range a.topics.list {
@@ -173,9 +183,20 @@ func (a *analyzer) lookAheadTF() {
 		return
 	}
 	waiting := map[string]bool{}
+	tfWaiting := 0
 	for _, bt := range a.bag.Topics {
-		if ts := a.topics.find(bt.Name); bt.MessageCount > 0 && ts != nil && ts.role == roleStamped {
+		ts := a.topics.find(bt.Name)
+		if bt.MessageCount == 0 || ts == nil {
+			continue
+		}
+		switch ts.role {
+		case roleStamped:
 			waiting[bt.Name] = true
+		case roleTF, roleTFStatic:
+			if !waiting[bt.Name] {
+				waiting[bt.Name] = true
+				tfWaiting++
+			}
 		}
 	}
 	topics = append(topics, a.scanTopics...)
@@ -194,21 +215,28 @@ func (a *analyzer) lookAheadTF() {
 		if !started {
 			first, started = m.LogTimeNS, true
 		}
-		if m.LogTimeNS-first > lookAheadMaxNS || m.LogTimeNS > stopAt {
+		limit := int64(lookAheadMaxNS)
+		if tfWaiting > 0 {
+			limit = lookAheadTFMaxNS
+		}
+		if m.LogTimeNS-first > limit || m.LogTimeNS > stopAt {
 			break
 		}
 		if m.Err != nil {
 			continue
 		}
+		ts := a.topics.find(m.Topic)
+		isTF := ts != nil && (ts.role == roleTF || ts.role == roleTFStatic)
 		if waiting[m.Topic] {
 			delete(waiting, m.Topic)
+			if isTF {
+				tfWaiting--
+			}
 			if len(waiting) == 0 {
 				stopAt = m.LogTimeNS + afterScanNS
 			}
-			continue
 		}
-		ts := a.topics.find(m.Topic)
-		if ts == nil || ts.role != roleTF && ts.role != roleTFStatic {
+		if !isTF {
 			continue
 		}
 		if _, err := cdr.DecodeTFMessageInto(&msg, m.Data); err != nil {

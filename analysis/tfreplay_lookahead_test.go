@@ -15,11 +15,12 @@ import (
 // it reads the tree that decides a sensor's default target.
 
 // lookAheadEvent is one message of a look-ahead bag: a transform
-// parent->child on /tf, or (parent empty) a scan on /scan in frame laser,
-// at record time at (ns after lookAheadT0).
+// parent->child on /tf (on /tf_static when static), or (parent empty) a
+// scan on /scan in frame laser, at record time at (ns after lookAheadT0).
 type lookAheadEvent struct {
 	at            int64
 	parent, child string
+	static        bool
 }
 
 const lookAheadT0 = int64(1_700_000_000) * 1e9
@@ -33,7 +34,7 @@ func lookAheadBag(t *testing.T, events []lookAheadEvent, emptyTopic string) stri
 	if err != nil {
 		t.Fatal(err)
 	}
-	topics := [][2]string{{"/tf", cdr.TypeTFMessage}, {"/scan", cdr.TypeLaserScan}}
+	topics := [][2]string{{"/tf", cdr.TypeTFMessage}, {"/tf_static", cdr.TypeTFMessage}, {"/scan", cdr.TypeLaserScan}}
 	if emptyTopic != "" {
 		topics = append(topics, [2]string{emptyTopic, cdr.TypeLaserScan})
 	}
@@ -54,6 +55,9 @@ func lookAheadBag(t *testing.T, events []lookAheadEvent, emptyTopic string) stri
 			data = cdr.AppendLaserScan(nil, &m, le)
 		} else {
 			topic = "/tf"
+			if e.static {
+				topic = "/tf_static"
+			}
 			data = cdr.AppendTFMessage(nil, &cdr.TFMessage{Transforms: []cdr.TransformStamped{{
 				Header: cdr.Header{Stamp: stamp, FrameID: e.parent}, ChildFrameID: e.child,
 				Transform: cdr.Transform{Rotation: cdr.Quaternion{W: 1}},
@@ -96,10 +100,11 @@ func TestLookAheadBounds(t *testing.T) {
 		want   string
 	}{
 		{"tree 1 s after the first scan", append(scans(0), tree(s)...), "", "map"},
-		{"tree 1 s and 1 ns after the first scan", append(scans(0), tree(s+1)...), "", "odom"},
+		{"tree 1 s and 1 ns after the first scan, /tf seen before", append(append(scans(0), tree(s+1)...), other), "", "odom"},
+		{"tree 1 s and 1 ns after the first scan, the first on /tf", append(scans(0), tree(s+1)...), "", "map"},
 		{"tree 5 s after the first message", append(append(scans(4*s+s/2), tree(5*s)...), other), "", "map"},
 		{"tree 5 s and 1 ns after the first message", append(append(scans(4*s+s/2), tree(5*s+1)...), other), "", "odom"},
-		{"an analysed topic without messages is not waited for", append(scans(0), tree(2*s)...), "/scan_empty", "odom"},
+		{"an analysed topic without messages is not waited for", append(append(scans(0), tree(2*s)...), other), "/scan_empty", "odom"},
 	} {
 		rep, _ := analyzeGen(t, lookAheadBag(t, tc.events, tc.empty), Config{})
 		var got []string
@@ -110,6 +115,64 @@ func TestLookAheadBounds(t *testing.T) {
 		}
 		if len(got) != 1 || got[0] != tc.want {
 			t.Errorf("%s: /scan targets %q, want %s", tc.name, got, tc.want)
+		}
+	}
+}
+
+// TestLookAheadWaitsForTF: the look-ahead does not stop before the first
+// message of each tf topic that has any (up to lookAheadTFMaxNS). A laser
+// mount on /tf_static at the start and odometry on /tf from 2.5 s, after
+// the scans began: stopping 1 s after the first scan saw base_link->laser
+// alone, took base_link (the root of that tree, "no odom") as the target,
+// and every row was static_only, the one path on which no clock fault
+// shows.
+func TestLookAheadWaitsForTF(t *testing.T) {
+	const s = int64(1e9)
+	var ev []lookAheadEvent
+	ev = append(ev, lookAheadEvent{at: 0, parent: "base_link", child: "laser", static: true})
+	for i := int64(0); i < 40; i++ {
+		ev = append(ev, lookAheadEvent{at: s/10 + i*s/10})
+	}
+	odomFrom := func(from int64) []lookAheadEvent {
+		var out []lookAheadEvent
+		for i := int64(0); i < 20; i++ {
+			out = append(out, lookAheadEvent{at: from + i*s/20, parent: "odom", child: "base_link"})
+		}
+		return out
+	}
+	for _, tc := range []struct {
+		name   string
+		events []lookAheadEvent
+		want   string
+		class  string
+	}{
+		{"odometry 2.5 s after the first scan", append(append([]lookAheadEvent(nil), ev...), odomFrom(5*s/2)...), "odom", "same_clock"},
+		{"odometry at the cap", append(append([]lookAheadEvent(nil), ev...), odomFrom(lookAheadTFMaxNS)...), "odom", ""},
+		{"odometry past the cap", append(append([]lookAheadEvent(nil), ev...), odomFrom(lookAheadTFMaxNS+1)...), "base_link", ""},
+	} {
+		rep, rows := analyzeGen(t, lookAheadBag(t, tc.events, ""), Config{})
+		var got []string
+		for _, p := range rep.Pairs {
+			if p.Topic == "/scan" {
+				got = append(got, p.TargetFrame)
+			}
+		}
+		if len(got) != 1 || got[0] != tc.want {
+			t.Errorf("%s: /scan targets %q, want %s", tc.name, got, tc.want)
+		}
+		if tc.class == "" {
+			continue
+		}
+		// Scans before the first odometry have no path yet; those after
+		// it are checked against odom->base_link.
+		n := 0
+		for _, r := range rows {
+			if string(r.Class) == tc.class {
+				n++
+			}
+		}
+		if n == 0 {
+			t.Errorf("%s: no row is %s", tc.name, tc.class)
 		}
 	}
 }
