@@ -127,7 +127,7 @@ func (a *analyzer) findings() []string {
 	// headline: a few rows a second or two ahead of a link that paused
 	// (AMCL between updates) are lag, not two clocks.
 	skewRows := a.skewPairs()
-	if c[string(LaserOnSystemClock)]+c[string(TFOnSystemClock)] > 0 || skewRows {
+	if c[string(LaserOnSystemClock)]+c[string(TFOnSystemClock)] > 0 || skewRows || a.offClockFinding() {
 		f = append(f, "clock-mismatch")
 	}
 	if r.Counts.ClockJumps > 0 || r.Counts.StampJumps > 0 {

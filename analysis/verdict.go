@@ -90,6 +90,14 @@ func (a *analyzer) verdict() Verdict {
 		}
 		bestN = best.classes[SameClock]
 	}
+	// A sensor off /clock on a path tf cannot judge is the fault to name,
+	// before skew, a missing link or a static-only path.
+	offClock := false
+	if bestClass != LaserOnSystemClock && bestClass != TFOnSystemClock && bestClass != ZeroStamp {
+		if p, c := a.offClockPair(); p != nil {
+			best, bestClass, bestN, offClock = p, c, p.classes[c], true
+		}
+	}
 	ps := a.pairSummary(best)
 	topic, frame, target := best.topic, best.frame, best.target
 	clockName := "/clock"
@@ -122,23 +130,25 @@ func (a *analyzer) verdict() Verdict {
 			best.queue, r.Settings.CacheTimeS, countsText(best.outcomes)))
 	}
 	v.Class = string(bestClass)
-	switch bestClass {
-	case LaserOnSystemClock:
+	switch {
+	case offClock:
+		a.offClockVerdict(&v, best, bestClass)
+	case bestClass == LaserOnSystemClock:
 		v.Sentence = fmt.Sprintf("The %s publishes %s with system time while tf follows %s: set use_sim_time:=true on the node publishing %s.", publisherNoun(best.typ), topic, clockName, topic)
 		if all := a.topicsWithClass(LaserOnSystemClock, best); len(all) > 1 {
 			v.Sentence = fmt.Sprintf("The drivers of %s publish with system time while tf follows %s: set use_sim_time:=true on the nodes publishing them.", joinNames(all), clockName)
 		}
 		v.Evidence = append(v.Evidence, "A scan stamped ~1.79e9 s ahead of tf waits for a transform that never comes; the filter drops it when the queue is full (\"discarding message because the queue is full\").")
 		v.Commands = append(v.Commands, listUseSimTimeCmd)
-	case TFOnSystemClock:
+	case bestClass == TFOnSystemClock:
 		link := strings.SplitN(ps.Stalest, " on ", 2)[0]
 		v.Sentence = fmt.Sprintf("A tf publisher stamps %s with system time while %s follows %s: set use_sim_time:=true on the node publishing %s (robot_state_publisher or the odometry node).", link, topic, clockName, link)
 		v.Evidence = append(v.Evidence, fmt.Sprintf("A scan ~1.79e9 s behind tf is more than the cache time (%.0f s) older than the latest transform: dropped at once as \"earlier than all the data in the transform cache\".", r.Settings.CacheTimeS))
 		v.Commands = append(v.Commands, listUseSimTimeCmd)
-	case ZeroStamp:
+	case bestClass == ZeroStamp:
 		a.zeroStampVerdict(&v, best, bestN)
 		a.stuckZeroWording(&v)
-	case ClockSkew:
+	case bestClass == ClockSkew:
 		v.Sentence = fmt.Sprintf("%s and tf (%s) are %s apart on the same clock: the machines' clocks are out of sync; synchronise them (chrony/NTP).", topic, strings.SplitN(ps.Stalest, " on ", 2)[0], fmtS(ps.MedianDiffS))
 		// Drops with any scan ahead of tf are the queue overflowing, whatever
 		// side of tf the median is on.
@@ -148,7 +158,7 @@ func (a *analyzer) verdict() Verdict {
 			v.Evidence = append(v.Evidence, fmt.Sprintf("Within the cache time (%.0f s) tf2 still finds a transform for scans that lag tf; scans ahead of tf wait.", r.Settings.CacheTimeS))
 		}
 		v.Commands = append(v.Commands, "chronyc tracking", "chronyc sources -v")
-	case NoTransform:
+	case bestClass == NoTransform:
 		if !a.noTransformVerdict(&v, best) {
 			v.Sentence = fmt.Sprintf("No transform connects %s (frame '%s') to '%s' in this bag: this is not a clock problem; check the tf tree and the frame names.", topic, frame, target)
 			v.Class = string(NoTransform)
@@ -158,7 +168,7 @@ func (a *analyzer) verdict() Verdict {
 			}
 			v.Commands = append(v.Commands, "ros2 run tf2_tools view_frames")
 		}
-	case StaticOnly:
+	case bestClass == StaticOnly:
 		v.Sentence = fmt.Sprintf("Only static transforms link '%s' to '%s': a clock mismatch is invisible on this path; choose a target across a dynamic link (e.g. --target-frame odom).", frame, target)
 		v.Class = string(StaticOnly)
 	default:

@@ -35,8 +35,9 @@ func NewJSON(w io.Writer) *JSONWriter {
 // every sensor topic: rows carry "type", pairs "type", "consumer" and
 // "startup_drops", and the report lists "topics"; 3 adds the time checks:
 // "timer_clocks", "real_time_factor_range", "clock_steps", "stuck_zero",
-// "ages" and "counts.clock_steps". See SCHEMA.md.
-const JSONSchemaVersion = 3
+// "ages" and "counts.clock_steps"; 4 adds the verdict class
+// "sensor_on_system_clock". See SCHEMA.md.
+const JSONSchemaVersion = 4
 
 // errFinished is returned by Row after Finish.
 var errFinished = errors.New("render: json: row after Finish")

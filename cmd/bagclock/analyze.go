@@ -39,6 +39,9 @@ The headline (JSON verdict.class), what it means, what to do:
       use_sim_time; set use_sim_time:=true on the node the verdict names
   tf_on_system_clock  diff about -1.79e9 s: a tf publisher
       (robot_state_publisher, odometry) is on system time; the same fix
+  sensor_on_system_clock  stamps on system time while /clock runs sim
+      time, on a path tf cannot judge (static links only, or none): the
+      driver ignores use_sim_time; the same fix
   zero_stamp  stamps 0: a sim-time driver published before /clock (or no
       /clock at all); start /clock first, check QoS and ROS_DOMAIN_ID
   clock_skew  seconds apart on one clock: two machines out of sync; run

@@ -1,0 +1,116 @@
+package analysis
+
+import (
+	"fmt"
+	"math"
+	"slices"
+)
+
+// A sensor driver on system time in a simulation shows in its rows only
+// when a dynamic transform lies on its path: stamp − latest transform is
+// then an epoch. On a path of static links alone (tf2 matches those at any
+// time), or with no path at all, the rows say static_only or no_transform,
+// and the fault would go unnamed although the bag holds the evidence: the
+// header stamps follow record time (system time) while /clock runs sim
+// time. This file finds such topics and words the verdict for them.
+
+// VerdictSensorOnSystemClock: an analysed topic is stamped with system
+// time while the bag's /clock runs sim time, on a path where tf cannot
+// show it (static links only, or no transform).
+const VerdictSensorOnSystemClock = "sensor_on_system_clock"
+
+// offClockTopics returns the analysed topics whose header stamps are on
+// system time while /clock runs sim time, each with its median record
+// time − stamp in seconds (from the skew table). Nil without /clock, or
+// when /clock itself carries system time (a re-recorded bag, whose /clock
+// is the first recording's record time).
+func (a *analyzer) offClockTopics() map[string]float64 {
+	c := a.clock
+	if !a.hasClock || !c.seen || family(c.firstNS) != 0 || family(c.lastNS) != 0 {
+		return nil
+	}
+	recorder := family(a.startNS)
+	var out map[string]float64
+	for _, s := range a.rep.Skew {
+		if s.Link != "" || s.Count == 0 {
+			continue
+		}
+		f := recorder
+		if math.Abs(s.MedianS) >= float64(EpochThresholdNS)/1e9 {
+			f = 1 - recorder
+		}
+		if f == 1 {
+			if out == nil {
+				out = map[string]float64{}
+			}
+			out[s.Topic] = s.MedianS
+		}
+	}
+	return out
+}
+
+// offClockPair returns the pair to lead the verdict with when a topic is
+// off /clock and tf cannot show it: at least a tenth of its rows (the
+// verdict's own share) static_only or no_transform, most rows of that
+// class first. Nil when there is none.
+func (a *analyzer) offClockPair() (*pairStats, Class) {
+	off := a.offClockTopics()
+	if len(off) == 0 {
+		return nil, ""
+	}
+	var best *pairStats
+	var bestClass Class
+	bestN := 0
+	for _, c := range []Class{StaticOnly, NoTransform} {
+		for _, p := range a.pairs {
+			if _, ok := off[p.topic]; !ok || p.identity() {
+				continue
+			}
+			total := 0
+			for _, n := range p.classes {
+				total += n
+			}
+			if n := p.classes[c]; n > bestN && 10*n >= total {
+				best, bestClass, bestN = p, c, n
+			}
+		}
+	}
+	return best, bestClass
+}
+
+// offClockVerdict words the headline for p, whose topic is off /clock on
+// a path of class c (static_only or no_transform).
+func (a *analyzer) offClockVerdict(v *Verdict, p *pairStats, c Class) {
+	off := a.offClockTopics()
+	lag := off[p.topic]
+	v.Class = VerdictSensorOnSystemClock
+	v.Sentence = fmt.Sprintf("%s is stamped with system time while /clock runs sim time: the %s ignores use_sim_time; set use_sim_time:=true on the node publishing %s.",
+		p.topic, publisherNoun(p.typ), p.topic)
+	var names []string
+	for _, q := range a.pairs {
+		if _, ok := off[q.topic]; ok && !slices.Contains(names, q.topic) {
+			names = append(names, q.topic)
+		}
+	}
+	if len(names) > 1 {
+		v.Sentence = fmt.Sprintf("%s are stamped with system time while /clock runs sim time: their drivers ignore use_sim_time; set use_sim_time:=true on the nodes publishing them.", joinNames(names))
+	}
+	c0, c1 := a.clock.firstNS, a.clock.lastNS
+	v.Evidence = append(v.Evidence, fmt.Sprintf("%s: header stamps follow the recorder's system clock (record time − stamp %s, median) while /clock runs %s .. %s.",
+		p.topic, fmtS(lag), fmtS(float64(c0)/1e9), fmtS(float64(c1)/1e9)))
+	switch c {
+	case StaticOnly:
+		v.Evidence = append(v.Evidence, fmt.Sprintf("Only static transforms link '%s' to '%s', and tf2 matches those at any time: the %s filter passes these messages here, but a consumer whose frame lies across a dynamic link (odom, map) waits for a transform at the message's stamp, ~1.79e9 s past sim time, that never comes, and drops it when the queue is full.",
+			p.frame, p.target, p.preset))
+	default:
+		v.Evidence = append(v.Evidence, fmt.Sprintf("No transform connects '%s' to '%s' in this bag, so tf cannot show the mismatch; /clock does.", p.frame, p.target))
+	}
+	v.Commands = append(v.Commands, listUseSimTimeCmd, "ros2 topic echo /clock --once")
+}
+
+// offClockFinding reports whether the verdict's off-clock case applies,
+// for the findings (--fail-on clock-mismatch).
+func (a *analyzer) offClockFinding() bool {
+	p, _ := a.offClockPair()
+	return p != nil
+}

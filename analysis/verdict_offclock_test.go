@@ -1,0 +1,110 @@
+package analysis
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/bagclock/bagclock/internal/bagwrite"
+	"github.com/bagclock/bagclock/internal/scenario"
+)
+
+// TestOffClockVerdict: a laser driver on system time in a simulation bag
+// (with /clock) whose path tf cannot judge, static links only or none at
+// all, is named in the headline and in the findings; the same path with
+// the laser on /clock, or a bag without /clock, is not. Before, the
+// static-only bag said "a clock mismatch is invisible on this path" and
+// had no finding: --fail-on clock-mismatch passed it.
+func TestOffClockVerdict(t *testing.T) {
+	sys := scenario.Publisher{Clock: scenario.ClockSystem}
+	sim := scenario.Publisher{Clock: scenario.ClockSim}
+	short := func(s *scenario.Spec) {
+		s.Duration = 3 * time.Second
+	}
+	for _, tc := range []struct {
+		name     string
+		spec     func(s *scenario.Spec)
+		class    string
+		findings []string
+		sentence string // a part of it
+		evidence string // a part of one line
+	}{
+		{"static path, laser on system time", func(s *scenario.Spec) { s.TFHz, s.Laser = 0, sys },
+			VerdictSensorOnSystemClock, []string{"clock-mismatch"},
+			"/scan is stamped with system time while /clock runs sim time: the laser driver ignores use_sim_time; set use_sim_time:=true on the node publishing /scan.",
+			"Only static transforms link 'laser' to 'base_link', and tf2 matches those at any time"},
+		{"static path, every sensor on system time", func(s *scenario.Spec) { s.TFHz, s.Laser, s.Sensors = 0, sys, true },
+			VerdictSensorOnSystemClock, []string{"clock-mismatch"},
+			"are stamped with system time while /clock runs sim time: their drivers ignore use_sim_time",
+			"/clock runs 120.000 s .."},
+		{"no tf, laser on system time", func(s *scenario.Spec) { s.NoTF, s.Laser = true, sys },
+			VerdictSensorOnSystemClock, []string{"clock-mismatch"},
+			"/scan is stamped with system time while /clock runs sim time",
+			"tf cannot show the mismatch; /clock does"},
+		{"static path, laser on /clock", func(s *scenario.Spec) { s.TFHz, s.Laser = 0, sim },
+			string(StaticOnly), []string{}, "a clock mismatch is invisible on this path", ""},
+		{"static path, laser on system time, no /clock", func(s *scenario.Spec) { s.TFHz, s.Laser, s.TF, s.ClockHz = 0, sys, sys, 0 },
+			string(StaticOnly), []string{}, "a clock mismatch is invisible on this path", ""},
+	} {
+		for _, storage := range []string{bagwrite.StorageMCAP, bagwrite.StorageSQLite3} {
+			t.Run(storage+"/"+tc.name, func(t *testing.T) {
+				spec, err := scenario.Get(scenario.BothSim)
+				if err != nil {
+					t.Fatal(err)
+				}
+				short(&spec)
+				tc.spec(&spec)
+				rep := analyzeBag(t, specBag(t, spec, storage), Config{}, nil)
+				v := rep.Verdict
+				if v.Class != tc.class || !strings.Contains(v.Sentence, tc.sentence) {
+					t.Errorf("verdict %s: %q, want %s: %q", v.Class, v.Sentence, tc.class, tc.sentence)
+				}
+				if !equalStrings(rep.Summary.Findings, tc.findings) {
+					t.Errorf("findings %v, want %v", rep.Summary.Findings, tc.findings)
+				}
+				if tc.evidence != "" && !containsSub(v.Evidence, tc.evidence) {
+					t.Errorf("evidence %q lacks %q", v.Evidence, tc.evidence)
+				}
+			})
+		}
+	}
+}
+
+// TestOffClockTopics: which skew rows count as stamped off /clock, from
+// the /clock values and the recorder's clock.
+func TestOffClockTopics(t *testing.T) {
+	const sysNS = int64(1_790_000_000) * 1e9
+	rows := []Skew{
+		{Topic: "/near_record", Count: 5, MedianS: 0.002},
+		{Topic: "/epoch_behind", Count: 5, MedianS: 1.79e9},
+		{Topic: "/empty", Count: 0, MedianS: 0.002},
+		{Topic: "/tf", Link: "odom->base_link", Count: 5, MedianS: 0.002},
+	}
+	for _, tc := range []struct {
+		name             string
+		hasClock, seen   bool
+		clockLo, clockHi int64
+		recorder         int64
+		want             []string
+	}{
+		{"sim /clock, wall recorder", true, true, 120e9, 150e9, sysNS, []string{"/near_record"}},
+		{"sim /clock, recorder on sim time", true, true, 120e9, 150e9, 120e9, []string{"/epoch_behind"}},
+		{"no /clock", false, false, 0, 0, sysNS, nil},
+		{"/clock topic without a value", true, false, 0, 0, sysNS, nil},
+		{"/clock on system time (re-recorded)", true, true, sysNS, sysNS + 30e9, sysNS, nil},
+		{"/clock from sim into system time", true, true, 120e9, sysNS, sysNS, nil},
+	} {
+		a := &analyzer{hasClock: tc.hasClock, clock: &clockState{seen: tc.seen, firstNS: tc.clockLo, lastNS: tc.clockHi}, startNS: tc.recorder}
+		a.rep.Skew = rows
+		got := a.offClockTopics()
+		if len(got) != len(tc.want) {
+			t.Errorf("%s: %v, want %v", tc.name, got, tc.want)
+			continue
+		}
+		for _, w := range tc.want {
+			if _, ok := got[w]; !ok {
+				t.Errorf("%s: %v, want %v", tc.name, got, tc.want)
+			}
+		}
+	}
+}
