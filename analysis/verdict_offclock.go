@@ -19,27 +19,38 @@ import (
 // show it (static links only, or no transform).
 const VerdictSensorOnSystemClock = "sensor_on_system_clock"
 
+// simClock reports whether the bag's /clock runs sim time from its first
+// value to its last (not system time, as a re-recorded bag's /clock does).
+func (a *analyzer) simClock() bool {
+	c := a.clock
+	return a.hasClock && c.seen && family(c.firstNS) == 0 && family(c.lastNS) == 0
+}
+
+// stampFamily is the clock family (0 sim, 1 system) of a skew row's
+// stamps, from record time − stamp and the recorder's family.
+func (a *analyzer) stampFamily(s Skew) int {
+	f := family(a.startNS)
+	if math.Abs(s.MedianS) >= float64(EpochThresholdNS)/1e9 {
+		f = 1 - f
+	}
+	return f
+}
+
 // offClockTopics returns the analysed topics whose header stamps are on
 // system time while /clock runs sim time, each with its median record
 // time − stamp in seconds (from the skew table). Nil without /clock, or
 // when /clock itself carries system time (a re-recorded bag, whose /clock
 // is the first recording's record time).
 func (a *analyzer) offClockTopics() map[string]float64 {
-	c := a.clock
-	if !a.hasClock || !c.seen || family(c.firstNS) != 0 || family(c.lastNS) != 0 {
+	if !a.simClock() {
 		return nil
 	}
-	recorder := family(a.startNS)
 	var out map[string]float64
 	for _, s := range a.rep.Skew {
 		if s.Link != "" || s.Count == 0 {
 			continue
 		}
-		f := recorder
-		if math.Abs(s.MedianS) >= float64(EpochThresholdNS)/1e9 {
-			f = 1 - recorder
-		}
-		if f == 1 {
+		if a.stampFamily(s) == 1 {
 			if out == nil {
 				out = map[string]float64{}
 			}
@@ -113,4 +124,31 @@ func (a *analyzer) offClockVerdict(v *Verdict, p *pairStats, c Class) {
 func (a *analyzer) offClockFinding() bool {
 	p, _ := a.offClockPair()
 	return p != nil
+}
+
+// clockUnusedEvidence says, when /clock runs sim time but every analysed
+// topic and dynamic link is stamped with system time, that nothing in the
+// bag follows /clock: one clock everywhere else, so no row shows a
+// mismatch, yet a node started with use_sim_time:=true would follow that
+// /clock and find every stamp ~1.79e9 s ahead.
+func (a *analyzer) clockUnusedEvidence(v *Verdict) {
+	if !a.simClock() || v.Class == VerdictSensorOnSystemClock {
+		return
+	}
+	n := 0
+	for _, s := range a.rep.Skew {
+		if s.Count == 0 {
+			continue
+		}
+		if a.stampFamily(s) == 0 {
+			return
+		}
+		n++
+	}
+	if n == 0 {
+		return
+	}
+	c0, c1 := a.clock.firstNS, a.clock.lastNS
+	v.Evidence = append(v.Evidence, fmt.Sprintf("/clock runs sim time (%s .. %s) but every analysed topic and tf link is stamped with system time: no node in the bag follows /clock. If the robot was meant to run on sim time, no node has use_sim_time:=true; if not, something on this ROS domain publishes /clock (a simulator, or ros2 bag play --clock), and a node started with use_sim_time:=true would follow it and find every stamp ~1.79e9 s ahead.",
+		fmtS(float64(c0)/1e9), fmtS(float64(c1)/1e9)))
 }

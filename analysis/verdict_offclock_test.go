@@ -28,23 +28,29 @@ func TestOffClockVerdict(t *testing.T) {
 		findings []string
 		sentence string // a part of it
 		evidence string // a part of one line
+		not      string // a part of no evidence line
 	}{
 		{"static path, laser on system time", func(s *scenario.Spec) { s.TFHz, s.Laser = 0, sys },
 			VerdictSensorOnSystemClock, []string{"clock-mismatch"},
 			"/scan is stamped with system time while /clock runs sim time: the laser driver ignores use_sim_time; set use_sim_time:=true on the node publishing /scan.",
-			"Only static transforms link 'laser' to 'base_link', and tf2 matches those at any time"},
+			"Only static transforms link 'laser' to 'base_link', and tf2 matches those at any time", "follows /clock"},
 		{"static path, every sensor on system time", func(s *scenario.Spec) { s.TFHz, s.Laser, s.Sensors = 0, sys, true },
 			VerdictSensorOnSystemClock, []string{"clock-mismatch"},
 			"are stamped with system time while /clock runs sim time: their drivers ignore use_sim_time",
-			"/clock runs 120.000 s .."},
+			"/clock runs 120.000 s ..", ""},
 		{"no tf, laser on system time", func(s *scenario.Spec) { s.NoTF, s.Laser = true, sys },
 			VerdictSensorOnSystemClock, []string{"clock-mismatch"},
 			"/scan is stamped with system time while /clock runs sim time",
-			"tf cannot show the mismatch; /clock does"},
+			"tf cannot show the mismatch; /clock does", ""},
 		{"static path, laser on /clock", func(s *scenario.Spec) { s.TFHz, s.Laser = 0, sim },
-			string(StaticOnly), []string{}, "a clock mismatch is invisible on this path", ""},
+			string(StaticOnly), []string{}, "a clock mismatch is invisible on this path", "", "follows /clock"},
 		{"static path, laser on system time, no /clock", func(s *scenario.Spec) { s.TFHz, s.Laser, s.TF, s.ClockHz = 0, sys, sys, 0 },
-			string(StaticOnly), []string{}, "a clock mismatch is invisible on this path", ""},
+			string(StaticOnly), []string{}, "a clock mismatch is invisible on this path", "", "follows /clock"},
+		// One clock for the laser and tf, but not /clock's: the rows agree,
+		// the evidence says nothing follows /clock.
+		{"laser and tf on system time beside a sim /clock", func(s *scenario.Spec) { s.Laser, s.TF = sys, sys },
+			VerdictNoProblem, []string{}, "no clock problem", "/clock runs sim time (120.000 s .. 122.990 s) but every analysed topic and tf link is stamped with system time: no node in the bag follows /clock.", ""},
+		{"laser and tf on /clock", func(s *scenario.Spec) {}, VerdictNoProblem, []string{}, "no clock problem", "", "follows /clock"},
 	} {
 		for _, storage := range []string{bagwrite.StorageMCAP, bagwrite.StorageSQLite3} {
 			t.Run(storage+"/"+tc.name, func(t *testing.T) {
@@ -64,6 +70,9 @@ func TestOffClockVerdict(t *testing.T) {
 				}
 				if tc.evidence != "" && !containsSub(v.Evidence, tc.evidence) {
 					t.Errorf("evidence %q lacks %q", v.Evidence, tc.evidence)
+				}
+				if tc.not != "" && containsSub(v.Evidence, tc.not) {
+					t.Errorf("evidence %q has %q", v.Evidence, tc.not)
 				}
 			})
 		}
