@@ -56,7 +56,9 @@ type TopicAge struct {
 	// of 50 ms to 1 s: the stamp is taken a fixed time before the message
 	// is published), "clock_offset" (the age is an offset between two
 	// machines' clocks, reported by the skew table, or follows a jump of
-	// /clock away from the stamps), or "ok".
+	// /clock away from the stamps), "ahead" (system-time stamps later than
+	// record time by 50 ms to 1 s: the stamping machine's clock runs ahead
+	// of the recorder's), or "ok".
 	Kind string `json:"kind"`
 	// Sentence explains a kind other than "ok".
 	Sentence string `json:"sentence,omitempty"`
@@ -68,6 +70,7 @@ const (
 	AgeStale          = "stale"
 	AgeConstantOffset = "constant_offset"
 	AgeClockOffset    = "clock_offset"
+	AgeAhead          = "ahead"
 )
 
 // ageCheck keeps, per analysed topic, a bounded sample of ages and exact
@@ -196,6 +199,12 @@ func (c *ageCheck) finish(a *analyzer) {
 			ag.Kind = AgeStale
 			ag.Sentence = fmt.Sprintf("%s is often stale: %.0f%% of its messages are older than %s when recorded (median age %s, p95 %s, max %s); consumers that drop data older than %s lose them.",
 				ts.name, 100*ag.ShareOverMax, fmtS(ag.MaxAgeS), fmtS(ag.MedianS), fmtS(ag.P95S), fmtS(ag.MaxS), fmtS(ag.MaxAgeS))
+		case ag.Reference == "record_time" && ag.Count >= minSkewSamples && -ag.MedianS*1e9 >= float64(stampPointMinNS) &&
+			-ag.MedianS*1e9 < float64(ClockSkewThresholdNS) && ag.P95S < 0:
+			// A message cannot be stamped after the recorder received it
+			// on one clock: at least 95% of them are, by 50 ms or more.
+			ag.Kind = AgeAhead
+			ag.Sentence = aheadSentence(&ag)
 		case ag.Count >= minSkewSamples && ag.MedianS*1e9 >= float64(stampPointMinNS) && ag.MedianS*1e9 < float64(ClockSkewThresholdNS) &&
 			spread <= math.Max(0.01, 0.1*ag.MedianS) && (ag.Reference == "record_time" || tick > 0 && tick <= ag.MedianS/5):
 			ag.Kind = AgeConstantOffset
@@ -203,6 +212,15 @@ func (c *ageCheck) finish(a *analyzer) {
 		}
 		r.Ages = append(r.Ages, ag)
 	}
+}
+
+// aheadSentence words system-time stamps later than record time: the
+// clock of the machine that stamps them runs ahead of the recorder's.
+// Only sensor topics are judged so: tf links may be stamped ahead on
+// purpose (AMCL's map->odom by its transform_tolerance).
+func aheadSentence(ag *TopicAge) string {
+	return fmt.Sprintf("%s is stamped %s ahead of the recorder's clock (record time − stamp: median %s, p95 %s): no message is stamped after it was received on one clock, so the clock of the machine stamping %s runs ahead of the recorder's; synchronise the clocks (chrony/NTP). Until then, consumers wait that long for transforms at each stamp, and drop the messages when their queue fills first.",
+		ag.Topic, fmtS(-ag.MedianS), fmtS(ag.MedianS), fmtS(ag.P95S), ag.Topic)
 }
 
 // stampPointSentence words a steady age as a stamping-point issue: the

@@ -136,7 +136,7 @@ func (a *analyzer) findings() []string {
 	if r.ZeroStamp.Count > 0 {
 		f = append(f, "zero-stamp")
 	}
-	skew := skewRows
+	skew := skewRows || a.aheadFinding()
 	mismatch, tree := false, false
 	for _, s := range r.Skew {
 		if s.Kind == SkewConstantOffset {

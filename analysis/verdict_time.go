@@ -37,6 +37,17 @@ func (a *analyzer) timeFindings() []string {
 	return f
 }
 
+// aheadFinding reports whether a topic's stamps run ahead of the
+// recorder's clock (ages of kind ahead): a "skew" finding.
+func (a *analyzer) aheadFinding() bool {
+	for _, ag := range a.rep.Ages {
+		if ag.Kind == AgeAhead {
+			return true
+		}
+	}
+	return false
+}
+
 // timeSentences are the time checks' sentences, most important first: a
 // clock step breaks every duration, a node stuck at 0 does nothing, a wall
 // timer runs at the wrong rate, stale data is dropped; a constant age is a
@@ -74,7 +85,7 @@ func (a *analyzer) timeSentences() (findings, remarks []string) {
 	n = 0
 	for _, ag := range r.Ages {
 		switch ag.Kind {
-		case AgeStale:
+		case AgeStale, AgeAhead:
 			findings = add(findings, ag.Sentence, &n)
 		case AgeConstantOffset:
 			remarks = append(remarks, ag.Sentence)

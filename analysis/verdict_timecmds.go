@@ -28,6 +28,9 @@ func (a *analyzer) timeLeadCommands() []string {
 		}
 	}
 	for _, ag := range r.Ages {
+		if ag.Kind == AgeAhead {
+			return []string{"chronyc tracking", "chronyc sources -v", "ros2 topic echo " + ag.Topic + " --field header.stamp --once"}
+		}
 		if ag.Kind == AgeStale {
 			return []string{"ros2 topic delay " + ag.Topic, "ros2 topic info " + ag.Topic + " --verbose"}
 		}

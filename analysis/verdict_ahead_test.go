@@ -1,0 +1,59 @@
+package analysis
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/bagclock/bagclock/internal/bagwrite"
+	"github.com/bagclock/bagclock/internal/scenario"
+)
+
+// TestAheadOfRecorder: a laser whose machine's clock runs a fraction of a
+// second ahead of the recorder's (tf and the recorder agree) stamps every
+// scan after it was recorded. 0.7 s ahead, RViz's queue of 10 overflows:
+// before, the headline said "not a clock problem; the stalest link ... is
+// odom->base_link: check its publisher's rate", sending the reader to the
+// wrong node. 0.3 s ahead nothing is dropped, yet the clocks are out of
+// sync: before, "no clock problem". 40 ms ahead is under the 50 ms bound;
+// 0.3 s behind is an age (latency or a clock behind), not proof.
+func TestAheadOfRecorder(t *testing.T) {
+	for _, tc := range []struct {
+		offsetNS int64
+		class    string
+		findings []string
+		sentence string // its start
+		kind     string // /scan's ages kind
+	}{
+		{700_000_000, string(ClockSkew), []string{"drop", "skew"},
+			"90 scans were dropped because /scan is stamped 697.8 ms ahead of the recorder's clock, which tf agrees with", AgeAhead},
+		{300_000_000, VerdictTime, []string{"skew"},
+			"/scan is stamped 297.8 ms ahead of the recorder's clock (record time − stamp: median -297.8 ms", AgeAhead},
+		{40_000_000, VerdictNoProblem, []string{}, "/scan and tf are on the same clock", AgeOK},
+		{-300_000_000, VerdictNoProblem, []string{}, "/scan and tf are on the same clock", AgeConstantOffset},
+	} {
+		for _, storage := range []string{bagwrite.StorageMCAP, bagwrite.StorageSQLite3} {
+			spec, err := scenario.Get(scenario.Skew2500ms)
+			if err != nil {
+				t.Fatal(err)
+			}
+			spec.Duration = 5 * time.Second
+			spec.Laser.OffsetNS = tc.offsetNS
+			rep := analyzeBag(t, specBag(t, spec, storage), Config{}, nil)
+			name := storage + "/" + fmtS(float64(tc.offsetNS)/1e9)
+			v := rep.Verdict
+			if v.Class != tc.class || !strings.HasPrefix(v.Sentence, tc.sentence) {
+				t.Errorf("%s: verdict %s %q, want %s %q", name, v.Class, v.Sentence, tc.class, tc.sentence)
+			}
+			if !equalStrings(rep.Summary.Findings, tc.findings) {
+				t.Errorf("%s: findings %v, want %v", name, rep.Summary.Findings, tc.findings)
+			}
+			if ag := ageOf(rep, "/scan"); ag == nil || ag.Kind != tc.kind {
+				t.Errorf("%s: /scan age %+v, want kind %s", name, ag, tc.kind)
+			}
+			if tc.kind == AgeAhead && !containsSub(v.Commands, "chronyc tracking") {
+				t.Errorf("%s: commands %q", name, v.Commands)
+			}
+		}
+	}
+}
