@@ -180,7 +180,7 @@ func (a *analyzer) verdict() Verdict {
 				v.Sentence = strings.TrimSuffix(v.Sentence, ".") + fmt.Sprintf(", yet %s %s dropped outside start-up: not a clock problem; check that every tf publisher restarts with the simulator, the frame names and the queue size.", plural(drops, strings.TrimSuffix(unit, "s")), wasWere(drops))
 			}
 			v.Class = VerdictClockJumpBack
-		} else if drops > 0 && a.aheadDropsVerdict(&v, topic, unit, drops, ps.MedianDiffS) {
+		} else if drops > 0 && a.aheadDropsVerdict(&v, best, unit, ps.MedianDiffS) {
 			// The sensor's machine runs ahead: its clock, not tf, drops them.
 		} else if drops > 0 {
 			v.Sentence = fmt.Sprintf("%s and tf are on the same clock (median %s apart), yet %s %s dropped: not a clock problem; look at the tf tree, the frame names and the queue size.", topic, fmtS(ps.MedianDiffS), plural(drops, strings.TrimSuffix(unit, "s")), wasWere(drops))

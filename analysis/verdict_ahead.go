@@ -2,6 +2,8 @@ package analysis
 
 import (
 	"fmt"
+	"math"
+	"slices"
 	"strings"
 )
 
@@ -9,31 +11,94 @@ import (
 // recorder's (and of tf's) stamps its messages after the time they were
 // recorded: the rows call that same_clock (under ClockSkewThresholdNS), and
 // the filter drops the messages when they wait longer for a transform than
-// the queue lasts. The age check (age.go) finds the offset; here the
-// verdict blames it for the drops instead of the tf publisher's rate.
+// the queue lasts. The age check (age.go) finds the offset per topic; here
+// the topics of one machine are put in one sentence, and the verdict
+// blames their clock for the drops instead of the tf publisher's rate.
 
-// aheadAge is the ages entry of topic when its stamps run ahead of the
-// recorder's clock, else nil.
-func (a *analyzer) aheadAge(topic string) *TopicAge {
+// aheadAges are the ages entries of kind ahead, in report order.
+func (a *analyzer) aheadAges() []*TopicAge {
+	var out []*TopicAge
 	for i := range a.rep.Ages {
-		if ag := &a.rep.Ages[i]; ag.Topic == topic && ag.Kind == AgeAhead {
-			return ag
+		if ag := &a.rep.Ages[i]; ag.Kind == AgeAhead {
+			out = append(out, ag)
 		}
 	}
-	return nil
+	return out
 }
 
-// aheadDropsVerdict words the headline for drops of a topic stamped ahead
-// of the recorder's clock, when its messages are ahead of tf by at least
-// half as much (medianDiffS: stamp − latest transform), so tf keeps the
+// aheadGroupSentence words the ahead topics as one finding (one machine's
+// clock, usually): the offset, or its range over the topics.
+func aheadGroupSentence(ags []*TopicAge) string {
+	if len(ags) == 1 {
+		return ags[0].Sentence
+	}
+	var names []string
+	for _, ag := range ags {
+		names = append(names, ag.Topic)
+	}
+	return fmt.Sprintf("%s are stamped %s ahead of the recorder's clock (median record time − stamp of each): no message is stamped after it was received on one clock, so the clock of the machine stamping them runs ahead of the recorder's; synchronise the clocks (chrony/NTP). Until then, consumers wait that long for transforms at each stamp, and drop the messages when their queue fills first.",
+		joinNames(names), aheadBy(ags))
+}
+
+// aheadBy is how far ags are ahead: one offset, or the range of their
+// medians when they differ by 5 ms or more.
+func aheadBy(ags []*TopicAge) string {
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, ag := range ags {
+		lo, hi = math.Min(lo, -ag.MedianS), math.Max(hi, -ag.MedianS)
+	}
+	if hi-lo >= 0.005 {
+		return fmtS(lo) + " to " + fmtS(hi)
+	}
+	return fmtS(lo)
+}
+
+// aheadDropsVerdict words the headline for the drops of the topics stamped
+// ahead of the recorder's clock, when best (the pair the verdict is about)
+// is one of them and its messages are ahead of tf by at least half its
+// offset (medianDiffS: stamp − latest transform), so tf keeps the
 // recorder's time and the offset is what they wait for; false otherwise.
-func (a *analyzer) aheadDropsVerdict(v *Verdict, topic, unit string, drops int, medianDiffS float64) bool {
-	ag := a.aheadAge(topic)
-	if ag == nil || medianDiffS < -ag.MedianS/2 {
+func (a *analyzer) aheadDropsVerdict(v *Verdict, best *pairStats, unit string, medianDiffS float64) bool {
+	ags := a.aheadAges()
+	i := slices.IndexFunc(ags, func(ag *TopicAge) bool { return ag.Topic == best.topic })
+	if i < 0 || medianDiffS < -ags[i].MedianS/2 {
 		return false
 	}
-	v.Sentence = fmt.Sprintf("%s %s dropped because %s is stamped %s ahead of the recorder's clock, which tf agrees with: the clock of the machine stamping %s runs ahead; synchronise the clocks (chrony/NTP).",
-		plural(drops, strings.TrimSuffix(unit, "s")), wasWere(drops), topic, fmtS(-ag.MedianS), topic)
+	ahead := map[string]bool{}
+	var names []string
+	for _, ag := range ags {
+		ahead[ag.Topic] = true
+		names = append(names, ag.Topic)
+	}
+	drops, topics := 0, map[string]bool{}
+	for _, p := range a.pairs {
+		if !ahead[p.topic] {
+			continue
+		}
+		n := 0
+		for k, c := range p.outcomes {
+			if strings.HasPrefix(k, "dropped_") {
+				n += c
+			}
+		}
+		if p.pathSeen {
+			n -= p.startupDrops
+		}
+		drops += n
+		if p.typ != best.typ {
+			topics[p.topic] = true // several types: "messages"
+		}
+	}
+	noun := strings.TrimSuffix(unit, "s")
+	if len(topics) > 0 {
+		noun = "message"
+	}
+	subject := fmt.Sprintf("%s is stamped %s", best.topic, fmtS(-ags[i].MedianS))
+	if len(names) > 1 {
+		subject = fmt.Sprintf("%s are stamped %s", joinNames(names), aheadBy(ags))
+	}
+	v.Sentence = fmt.Sprintf("%s %s dropped because %s ahead of the recorder's clock, which tf agrees with: the clock of the machine stamping them runs ahead; synchronise the clocks (chrony/NTP).",
+		plural(drops, noun), wasWere(drops), subject)
 	v.Class = string(ClockSkew)
 	v.Commands = append(v.Commands, "chronyc tracking", "chronyc sources -v")
 	return true

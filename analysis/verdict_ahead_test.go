@@ -20,17 +20,21 @@ import (
 func TestAheadOfRecorder(t *testing.T) {
 	for _, tc := range []struct {
 		offsetNS int64
+		sensors  bool // a lidar, an IMU and a camera on the laser's machine
 		class    string
 		findings []string
 		sentence string // its start
 		kind     string // /scan's ages kind
 	}{
-		{700_000_000, string(ClockSkew), []string{"drop", "skew"},
+		{700_000_000, false, string(ClockSkew), []string{"drop", "skew"},
 			"90 scans were dropped because /scan is stamped 697.8 ms ahead of the recorder's clock, which tf agrees with", AgeAhead},
-		{300_000_000, VerdictTime, []string{"skew"},
+		{300_000_000, false, VerdictTime, []string{"skew"},
 			"/scan is stamped 297.8 ms ahead of the recorder's clock (record time − stamp: median -297.8 ms", AgeAhead},
-		{40_000_000, VerdictNoProblem, []string{}, "/scan and tf are on the same clock", AgeOK},
-		{-300_000_000, VerdictNoProblem, []string{}, "/scan and tf are on the same clock", AgeConstantOffset},
+		{40_000_000, false, VerdictNoProblem, []string{}, "/scan and tf are on the same clock", AgeOK},
+		// One machine's clock, one sentence, every dropped message counted.
+		{700_000_000, true, string(ClockSkew), []string{"drop", "skew"},
+			"645 messages were dropped because /camera/image_raw, /imu, /points and /scan are stamped 697.8 ms ahead of the recorder's clock, which tf agrees with", AgeAhead},
+		{-300_000_000, false, VerdictNoProblem, []string{}, "/scan and tf are on the same clock", AgeConstantOffset},
 	} {
 		for _, storage := range []string{bagwrite.StorageMCAP, bagwrite.StorageSQLite3} {
 			spec, err := scenario.Get(scenario.Skew2500ms)
@@ -39,8 +43,12 @@ func TestAheadOfRecorder(t *testing.T) {
 			}
 			spec.Duration = 5 * time.Second
 			spec.Laser.OffsetNS = tc.offsetNS
+			spec.Sensors = tc.sensors
 			rep := analyzeBag(t, specBag(t, spec, storage), Config{}, nil)
 			name := storage + "/" + fmtS(float64(tc.offsetNS)/1e9)
+			if tc.sensors {
+				name += "/sensors"
+			}
 			v := rep.Verdict
 			if v.Class != tc.class || !strings.HasPrefix(v.Sentence, tc.sentence) {
 				t.Errorf("%s: verdict %s %q, want %s %q", name, v.Class, v.Sentence, tc.class, tc.sentence)
@@ -50,6 +58,12 @@ func TestAheadOfRecorder(t *testing.T) {
 			}
 			if ag := ageOf(rep, "/scan"); ag == nil || ag.Kind != tc.kind {
 				t.Errorf("%s: /scan age %+v, want kind %s", name, ag, tc.kind)
+			}
+			if tc.sensors {
+				// Every drop of every topic of that machine is counted.
+				if n := rep.Summary.Filter["dropped_queue_full"]; n != 645 {
+					t.Errorf("%s: %d queue-full drops, want the 645 the headline counts", name, n)
+				}
 			}
 			if tc.kind == AgeAhead && !containsSub(v.Commands, "chronyc tracking") {
 				t.Errorf("%s: commands %q", name, v.Commands)

@@ -40,12 +40,7 @@ func (a *analyzer) timeFindings() []string {
 // aheadFinding reports whether a topic's stamps run ahead of the
 // recorder's clock (ages of kind ahead): a "skew" finding.
 func (a *analyzer) aheadFinding() bool {
-	for _, ag := range a.rep.Ages {
-		if ag.Kind == AgeAhead {
-			return true
-		}
-	}
-	return false
+	return len(a.aheadAges()) > 0
 }
 
 // timeSentences are the time checks' sentences, most important first: a
@@ -82,10 +77,13 @@ func (a *analyzer) timeSentences() (findings, remarks []string) {
 			findings = add(findings, fmt.Sprintf("%s (%.1f Hz in wall time, %.1f Hz in sim time; confidence %.2f)", t.Sentence, t.WallRateHz, t.SimRateHz, t.Confidence), &n)
 		}
 	}
+	if ags := a.aheadAges(); len(ags) > 0 {
+		findings = append(findings, aheadGroupSentence(ags))
+	}
 	n = 0
 	for _, ag := range r.Ages {
 		switch ag.Kind {
-		case AgeStale, AgeAhead:
+		case AgeStale:
 			findings = add(findings, ag.Sentence, &n)
 		case AgeConstantOffset:
 			remarks = append(remarks, ag.Sentence)
