@@ -107,12 +107,7 @@ func TestLookAheadBounds(t *testing.T) {
 		{"an analysed topic without messages is not waited for", append(append(scans(0), tree(2*s)...), other), "/scan_empty", "odom"},
 	} {
 		rep, _ := analyzeGen(t, lookAheadBag(t, tc.events, tc.empty), Config{})
-		var got []string
-		for _, p := range rep.Pairs {
-			if p.Topic == "/scan" {
-				got = append(got, p.TargetFrame)
-			}
-		}
+		got := scanTargets(rep)
 		if len(got) != 1 || got[0] != tc.want {
 			t.Errorf("%s: /scan targets %q, want %s", tc.name, got, tc.want)
 		}
@@ -151,12 +146,7 @@ func TestLookAheadWaitsForTF(t *testing.T) {
 		{"odometry past the cap", append(append([]lookAheadEvent(nil), ev...), odomFrom(lookAheadTFMaxNS+1)...), "base_link", ""},
 	} {
 		rep, rows := analyzeGen(t, lookAheadBag(t, tc.events, ""), Config{})
-		var got []string
-		for _, p := range rep.Pairs {
-			if p.Topic == "/scan" {
-				got = append(got, p.TargetFrame)
-			}
-		}
+		got := scanTargets(rep)
 		if len(got) != 1 || got[0] != tc.want {
 			t.Errorf("%s: /scan targets %q, want %s", tc.name, got, tc.want)
 		}
@@ -175,4 +165,15 @@ func TestLookAheadWaitsForTF(t *testing.T) {
 			t.Errorf("%s: no row is %s", tc.name, tc.class)
 		}
 	}
+}
+
+// scanTargets lists the target frames /scan was checked against.
+func scanTargets(rep *Report) []string {
+	var got []string
+	for _, p := range rep.Pairs {
+		if p.Topic == "/scan" {
+			got = append(got, p.TargetFrame)
+		}
+	}
+	return got
 }

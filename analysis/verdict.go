@@ -104,15 +104,7 @@ func (a *analyzer) verdict() Verdict {
 	if !a.hasClock {
 		clockName = "sim time"
 	}
-	drops := 0
-	for k, n := range best.outcomes {
-		if strings.HasPrefix(k, "dropped_") {
-			drops += n
-		}
-	}
-	if best.pathSeen {
-		drops -= best.startupDrops
-	}
+	drops := best.drops()
 	total := 0
 	for _, n := range best.classes {
 		total += n
@@ -589,6 +581,21 @@ func (a *analyzer) filterNames(first string) string {
 // identity: the topic's frame is the target frame (odometry in odom):
 // there is no transform to check.
 func (p *pairStats) identity() bool { return p.frame == strings.TrimPrefix(p.target, "/") }
+
+// drops counts the pair's dropped messages, start-up drops left out once
+// a path to the target appeared.
+func (p *pairStats) drops() int {
+	n := 0
+	for k, c := range p.outcomes {
+		if strings.HasPrefix(k, "dropped_") {
+			n += c
+		}
+	}
+	if p.pathSeen {
+		n -= p.startupDrops
+	}
+	return n
+}
 
 // topicEvidence says why a default target is not odom, and adds one line
 // for start-up drops (emptyTopicsLead words

@@ -75,16 +75,7 @@ func (a *analyzer) aheadDropsVerdict(v *Verdict, best *pairStats, unit string, m
 		if !ahead[p.topic] {
 			continue
 		}
-		n := 0
-		for k, c := range p.outcomes {
-			if strings.HasPrefix(k, "dropped_") {
-				n += c
-			}
-		}
-		if p.pathSeen {
-			n -= p.startupDrops
-		}
-		drops += n
+		drops += p.drops()
 		if p.typ != best.typ {
 			topics[p.topic] = true // several types: "messages"
 		}
