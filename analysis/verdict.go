@@ -203,6 +203,7 @@ func (a *analyzer) verdict() Verdict {
 	a.recorderClockEvidence(&v)
 	a.otherClockEvidence(&v)
 	a.clockUnusedEvidence(&v)
+	a.offClockEvidence(&v)
 	healthy := bestClass == SameClock && drops == 0 && r.Counts.BackwardJumps == 0
 	if a.timeLead(&v, healthy) {
 		// A finding about time (stale data, a wall timer, a clock step)

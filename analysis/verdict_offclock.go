@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 )
 
 // A sensor driver on system time in a simulation shows in its rows only
@@ -151,4 +152,31 @@ func (a *analyzer) clockUnusedEvidence(v *Verdict) {
 	c0, c1 := a.clock.firstNS, a.clock.lastNS
 	v.Evidence = append(v.Evidence, fmt.Sprintf("/clock runs sim time (%s .. %s) but every analysed topic and tf link is stamped with system time: no node in the bag follows /clock. If the robot was meant to run on sim time, no node has use_sim_time:=true; if not, something on this ROS domain publishes /clock (a simulator, or ros2 bag play --clock), and a node started with use_sim_time:=true would follow it and find every stamp ~1.79e9 s ahead.",
 		fmtS(float64(c0)/1e9), fmtS(float64(c1)/1e9)))
+}
+
+// offClockEvidence names, under a headline about another fault, the
+// topics stamped with system time while /clock runs sim time on paths tf
+// cannot judge (they need the same fix, and no row shows them).
+func (a *analyzer) offClockEvidence(v *Verdict) {
+	if v.Class == VerdictSensorOnSystemClock {
+		return
+	}
+	off := a.offClockTopics()
+	var names []string
+	for _, p := range a.pairs {
+		if _, ok := off[p.topic]; !ok || p.identity() || slices.Contains(names, p.topic) || strings.Contains(v.Sentence, p.topic) {
+			continue
+		}
+		total := 0
+		for _, n := range p.classes {
+			total += n
+		}
+		if judged := p.classes[StaticOnly] + p.classes[NoTransform]; 10*judged >= total && judged > 0 {
+			names = append(names, p.topic)
+		}
+	}
+	if len(names) == 0 {
+		return
+	}
+	v.Evidence = append(v.Evidence, fmt.Sprintf("%s: stamped with system time while /clock runs sim time, on paths tf cannot judge (static links only, or no transform): their drivers ignore use_sim_time too.", examples(names)))
 }

@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -115,5 +116,34 @@ func TestOffClockTopics(t *testing.T) {
 				t.Errorf("%s: %v, want %v", tc.name, got, tc.want)
 			}
 		}
+	}
+}
+
+// TestOffClockEvidence: a robot whose laser is on system time beside tf on
+// /clock leads the verdict; a third robot whose laser is on system time on
+// a static-only path, which no row shows, is named in the evidence.
+func TestOffClockEvidence(t *testing.T) {
+	specs, err := scenario.RobotsOf([]string{scenario.BothSim, scenario.LaserSystemTFSim, scenario.StaticOnly})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range specs {
+		specs[i].Duration = 3 * time.Second
+	}
+	dir, err := scenario.WriteMulti(filepath.Join(t.TempDir(), "bag"), specs, bagwrite.Options{Storage: bagwrite.StorageMCAP})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep := analyzeBag(t, dir, Config{}, nil)
+	v := rep.Verdict
+	if v.Class != string(LaserOnSystemClock) || !strings.Contains(v.Sentence, "/robot2/scan") {
+		t.Fatalf("verdict %s %q, want robot2's laser on system time", v.Class, v.Sentence)
+	}
+	want := "/robot3/scan: stamped with system time while /clock runs sim time, on paths tf cannot judge"
+	if !containsSub(v.Evidence, want) {
+		t.Errorf("evidence %q lacks %q", v.Evidence, want)
+	}
+	if containsSub(v.Evidence, "/robot1/scan: stamped with system time") || containsSub(v.Evidence, "/robot2/scan: stamped with system time") {
+		t.Errorf("evidence %q names a robot tf judges", v.Evidence)
 	}
 }
