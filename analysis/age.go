@@ -57,7 +57,7 @@ type TopicAge struct {
 	// is published), "clock_offset" (the age is an offset between two
 	// machines' clocks, reported by the skew table, or follows a jump of
 	// /clock away from the stamps), "ahead" (system-time stamps later than
-	// record time by 50 ms to 1 s: the stamping machine's clock runs ahead
+	// record time by 50 ms or more: the stamping machine's clock runs ahead
 	// of the recorder's), or "ok".
 	Kind string `json:"kind"`
 	// Sentence explains a kind other than "ok".
@@ -199,10 +199,7 @@ func (c *ageCheck) finish(a *analyzer) {
 			ag.Kind = AgeStale
 			ag.Sentence = fmt.Sprintf("%s is often stale: %.0f%% of its messages are older than %s when recorded (median age %s, p95 %s, max %s); consumers that drop data older than %s lose them.",
 				ts.name, 100*ag.ShareOverMax, fmtS(ag.MaxAgeS), fmtS(ag.MedianS), fmtS(ag.P95S), fmtS(ag.MaxS), fmtS(ag.MaxAgeS))
-		case ag.Reference == "record_time" && ag.Count >= minSkewSamples && -ag.MedianS*1e9 >= float64(stampPointMinNS) &&
-			-ag.MedianS*1e9 < float64(ClockSkewThresholdNS) && ag.P95S < 0:
-			// A message cannot be stamped after the recorder received it
-			// on one clock: at least 95% of them are, by 50 ms or more.
+		case isAhead(&ag):
 			ag.Kind = AgeAhead
 			ag.Sentence = aheadSentence(&ag)
 		case ag.Count >= minSkewSamples && ag.MedianS*1e9 >= float64(stampPointMinNS) && ag.MedianS*1e9 < float64(ClockSkewThresholdNS) &&
@@ -212,6 +209,15 @@ func (c *ageCheck) finish(a *analyzer) {
 		}
 		r.Ages = append(r.Ages, ag)
 	}
+}
+
+// isAhead: system-time stamps later than record time, by stampPointMinNS
+// or more (median) in at least 95% of at least minSkewSamples messages. A
+// message cannot be stamped after the recorder received it on one clock.
+// (A steady offset of a second or more is the skew table's
+// constant_offset, a clock_offset age, before this is asked.)
+func isAhead(ag *TopicAge) bool {
+	return ag.Reference == "record_time" && ag.Count >= minSkewSamples && -ag.MedianS*1e9 >= float64(stampPointMinNS) && ag.P95S < 0
 }
 
 // aheadSentence words system-time stamps later than record time: the

@@ -99,7 +99,7 @@ func TestLookAheadBounds(t *testing.T) {
 		empty  string
 		want   string
 	}{
-		{"tree 1 s after the first scan", append(scans(0), tree(s)...), "", "map"},
+		{"tree 1 s after the first scan, /tf seen before", append(append(scans(0), tree(s)...), other), "", "map"},
 		{"tree 1 s and 1 ns after the first scan, /tf seen before", append(append(scans(0), tree(s+1)...), other), "", "odom"},
 		{"tree 1 s and 1 ns after the first scan, the first on /tf", append(scans(0), tree(s+1)...), "", "map"},
 		{"tree 5 s after the first message", append(append(scans(4*s+s/2), tree(5*s)...), other), "", "map"},

@@ -71,3 +71,79 @@ func TestAheadOfRecorder(t *testing.T) {
 		}
 	}
 }
+
+// TestIsAhead: the bounds of an ahead age (50 ms, p95 below 0, five
+// samples, record time as reference).
+func TestIsAhead(t *testing.T) {
+	base := TopicAge{Reference: "record_time", Count: minSkewSamples, MedianS: -0.05, P95S: -0.01}
+	for _, tc := range []struct {
+		name string
+		edit func(ag *TopicAge)
+		want bool
+	}{
+		{"50 ms ahead", func(*TopicAge) {}, true},
+		{"2 s ahead (a jittery one: no constant offset took it)", func(ag *TopicAge) { ag.MedianS = -2 }, true},
+		{"49.9 ms ahead", func(ag *TopicAge) { ag.MedianS = -0.0499 }, false},
+		{"p95 at 0", func(ag *TopicAge) { ag.P95S = 0 }, false},
+		{"four samples", func(ag *TopicAge) { ag.Count = minSkewSamples - 1 }, false},
+		{"against /clock", func(ag *TopicAge) { ag.Reference = "clock" }, false},
+		{"50 ms behind", func(ag *TopicAge) { ag.MedianS, ag.P95S = 0.05, 0.06 }, false},
+	} {
+		ag := base
+		tc.edit(&ag)
+		if got := isAhead(&ag); got != tc.want {
+			t.Errorf("%s: isAhead %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
+
+// TestAheadBy: one offset, or the range of the medians from 5 ms apart.
+func TestAheadBy(t *testing.T) {
+	ages := func(medians ...float64) []*TopicAge {
+		var out []*TopicAge
+		for _, m := range medians {
+			out = append(out, &TopicAge{MedianS: m})
+		}
+		return out
+	}
+	for _, tc := range []struct {
+		ags  []*TopicAge
+		want string
+	}{
+		{ages(-0.3), "300.0 ms"},
+		{ages(-0.3, -0.3049), "300.0 ms"},
+		{ages(-0.31, -0.3, -0.305), "300.0 ms to 310.0 ms"},
+	} {
+		if got := aheadBy(tc.ags); got != tc.want {
+			t.Errorf("aheadBy %v: %q, want %q", tc.ags, got, tc.want)
+		}
+	}
+}
+
+// TestAheadDropsThreshold: the drops are blamed on the clock ahead only
+// when the messages are ahead of tf by at least half the offset (tf on
+// the recorder's time); a topic not ahead is left to the other wording.
+func TestAheadDropsThreshold(t *testing.T) {
+	for _, tc := range []struct {
+		topic string
+		diffS float64
+		want  bool
+	}{
+		{"/scan", 0.35, true},
+		{"/scan", 0.3499, false},
+		{"/scan", -0.7, false},
+		{"/imu", 0.7, false},
+	} {
+		a := &analyzer{}
+		a.rep.Ages = []TopicAge{{Topic: "/scan", Kind: AgeAhead, MedianS: -0.7}, {Topic: "/imu", Kind: AgeOK}}
+		p := &pairStats{topic: tc.topic, typ: "sensor_msgs/msg/LaserScan", outcomes: map[string]int{"dropped_queue_full": 4, "passed": 1}}
+		a.pairs = []*pairStats{p}
+		var v Verdict
+		if got := a.aheadDropsVerdict(&v, p, "scans", tc.diffS); got != tc.want {
+			t.Errorf("%s at %.4f s: %v, want %v", tc.topic, tc.diffS, got, tc.want)
+		}
+		if tc.want && (v.Class != string(ClockSkew) || !strings.HasPrefix(v.Sentence, "4 scans were dropped because /scan is stamped 700.0 ms ahead")) {
+			t.Errorf("verdict %s %q", v.Class, v.Sentence)
+		}
+	}
+}

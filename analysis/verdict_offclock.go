@@ -136,7 +136,7 @@ func (a *analyzer) clockUnusedEvidence(v *Verdict) {
 	if !a.simClock() || v.Class == VerdictSensorOnSystemClock {
 		return
 	}
-	n := 0
+	system := false
 	for _, s := range a.rep.Skew {
 		if s.Count == 0 {
 			continue
@@ -144,9 +144,9 @@ func (a *analyzer) clockUnusedEvidence(v *Verdict) {
 		if a.stampFamily(s) == 0 {
 			return
 		}
-		n++
+		system = true
 	}
-	if n == 0 {
+	if !system {
 		return
 	}
 	c0, c1 := a.clock.firstNS, a.clock.lastNS

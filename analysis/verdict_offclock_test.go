@@ -38,7 +38,7 @@ func TestOffClockVerdict(t *testing.T) {
 		{"static path, every sensor on system time", func(s *scenario.Spec) { s.TFHz, s.Laser, s.Sensors = 0, sys, true },
 			VerdictSensorOnSystemClock, []string{"clock-mismatch"},
 			"are stamped with system time while /clock runs sim time: their drivers ignore use_sim_time",
-			"/clock runs 120.000 s ..", ""},
+			"/clock runs 120.000 s .. 122.990 s.", ""},
 		{"no tf, laser on system time", func(s *scenario.Spec) { s.NoTF, s.Laser = true, sys },
 			VerdictSensorOnSystemClock, []string{"clock-mismatch"},
 			"/scan is stamped with system time while /clock runs sim time",
@@ -89,6 +89,8 @@ func TestOffClockTopics(t *testing.T) {
 		{Topic: "/epoch_behind", Count: 5, MedianS: 1.79e9},
 		{Topic: "/empty", Count: 0, MedianS: 0.002},
 		{Topic: "/tf", Link: "odom->base_link", Count: 5, MedianS: 0.002},
+		// An epoch exactly: the other family than the recorder's.
+		{Topic: "/epoch_exactly", Count: 5, MedianS: float64(EpochThresholdNS) / 1e9},
 	}
 	for _, tc := range []struct {
 		name             string
@@ -98,7 +100,7 @@ func TestOffClockTopics(t *testing.T) {
 		want             []string
 	}{
 		{"sim /clock, wall recorder", true, true, 120e9, 150e9, sysNS, []string{"/near_record"}},
-		{"sim /clock, recorder on sim time", true, true, 120e9, 150e9, 120e9, []string{"/epoch_behind"}},
+		{"sim /clock, recorder on sim time", true, true, 120e9, 150e9, 120e9, []string{"/epoch_behind", "/epoch_exactly"}},
 		{"no /clock", false, false, 0, 0, sysNS, nil},
 		{"/clock topic without a value", true, false, 0, 0, sysNS, nil},
 		{"/clock on system time (re-recorded)", true, true, sysNS, sysNS + 30e9, sysNS, nil},
@@ -145,5 +147,35 @@ func TestOffClockEvidence(t *testing.T) {
 	}
 	if containsSub(v.Evidence, "/robot1/scan: stamped with system time") || containsSub(v.Evidence, "/robot2/scan: stamped with system time") {
 		t.Errorf("evidence %q names a robot tf judges", v.Evidence)
+	}
+}
+
+// TestOffClockPairShare: a pair leads when a tenth of its rows (or more)
+// are static_only or no_transform; of two, the one with more such rows.
+func TestOffClockPairShare(t *testing.T) {
+	pair := func(topic string, static, same int) *pairStats {
+		return &pairStats{topic: topic, frame: "laser", target: "odom", classes: map[Class]int{StaticOnly: static, SameClock: same}}
+	}
+	for _, tc := range []struct {
+		name  string
+		pairs []*pairStats
+		want  string
+	}{
+		{"a tenth", []*pairStats{pair("/scan", 1, 9)}, "/scan"},
+		{"under a tenth", []*pairStats{pair("/scan", 1, 10)}, ""},
+		{"the most rows", []*pairStats{pair("/scan", 2, 0), pair("/imu", 3, 0)}, "/imu"},
+		{"a tie keeps the first", []*pairStats{pair("/scan", 3, 0), pair("/imu", 3, 0)}, "/scan"},
+	} {
+		a := &analyzer{hasClock: true, clock: &clockState{seen: true, firstNS: 120e9, lastNS: 150e9}, startNS: 1_790_000_000e9}
+		a.rep.Skew = []Skew{{Topic: "/scan", Count: 5, MedianS: 0.002}, {Topic: "/imu", Count: 5, MedianS: 0.002}}
+		a.pairs = tc.pairs
+		p, _ := a.offClockPair()
+		got := ""
+		if p != nil {
+			got = p.topic
+		}
+		if got != tc.want {
+			t.Errorf("%s: %q, want %q", tc.name, got, tc.want)
+		}
 	}
 }
