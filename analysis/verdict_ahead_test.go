@@ -65,6 +65,10 @@ func TestAheadOfRecorder(t *testing.T) {
 					t.Errorf("%s: %d queue-full drops, want the 645 the headline counts", name, n)
 				}
 			}
+			// Without drops the rows' own sentence stays, demoted to evidence.
+			if tc.offsetNS == 300_000_000 && !containsSub(v.Evidence, "Sensor topics and tf: /scan and tf are on the same clock (median 302.0 ms apart) and no scan is dropped") {
+				t.Errorf("%s: evidence %q", name, v.Evidence)
+			}
 			if tc.kind == AgeAhead && !containsSub(v.Commands, "chronyc tracking") {
 				t.Errorf("%s: commands %q", name, v.Commands)
 			}
@@ -113,6 +117,7 @@ func TestAheadBy(t *testing.T) {
 		{ages(-0.3), "300.0 ms"},
 		{ages(-0.3, -0.3049), "300.0 ms"},
 		{ages(-0.31, -0.3, -0.305), "300.0 ms to 310.0 ms"},
+		{ages(-1e-06, -0.005001), "0.0 ms to 5.0 ms"}, // exactly 5 ms apart in float64
 	} {
 		if got := aheadBy(tc.ags); got != tc.want {
 			t.Errorf("aheadBy %v: %q, want %q", tc.ags, got, tc.want)

@@ -179,3 +179,28 @@ func TestOffClockPairShare(t *testing.T) {
 		}
 	}
 }
+
+// TestOffClockEvidenceShare: under another headline, an off-clock topic is
+// named when a tenth of its rows (or more) tf cannot judge, and not when
+// it has no such row.
+func TestOffClockEvidenceShare(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		classes map[Class]int
+		want    bool
+	}{
+		{"a tenth static_only", map[Class]int{StaticOnly: 1, SameClock: 9}, true},
+		{"a tenth no_transform", map[Class]int{NoTransform: 2, SameClock: 18}, true},
+		{"under a tenth", map[Class]int{StaticOnly: 1, SameClock: 10}, false},
+		{"no row", map[Class]int{}, false},
+	} {
+		a := &analyzer{hasClock: true, clock: &clockState{seen: true, firstNS: 120e9, lastNS: 150e9}, startNS: 1_790_000_000e9}
+		a.rep.Skew = []Skew{{Topic: "/imu", Count: 5, MedianS: 0.002}}
+		a.pairs = []*pairStats{{topic: "/imu", frame: "imu_link", target: "odom", classes: tc.classes}}
+		v := Verdict{Class: string(LaserOnSystemClock), Sentence: "The laser driver publishes /scan with system time"}
+		a.offClockEvidence(&v)
+		if got := containsSub(v.Evidence, "/imu: stamped with system time while /clock runs sim time"); got != tc.want {
+			t.Errorf("%s: named %v, want %v (%q)", tc.name, got, tc.want, v.Evidence)
+		}
+	}
+}

@@ -1,0 +1,49 @@
+package analysis
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// TestTreeFrameVerdicts: the headlines for a target frame or a message
+// frame the bag's tf tree lacks, with the tree's frames listed (six at
+// most, then how many more).
+func TestTreeFrameVerdicts(t *testing.T) {
+	const s = int64(1e9)
+	bag := func(links [][2]string) []lookAheadEvent {
+		var ev []lookAheadEvent
+		for i := int64(0); i < 20; i++ {
+			ev = append(ev, lookAheadEvent{at: i * s / 10})
+			for _, l := range links {
+				ev = append(ev, lookAheadEvent{at: i * s / 10, parent: l[0], child: l[1]})
+			}
+		}
+		return ev
+	}
+	small := [][2]string{{"odom", "base_link"}, {"base_link", "laser"}}
+	big := [][2]string{{"odom", "base_link"}, {"base_link", "laser"}}
+	for i := range 6 {
+		big = append(big, [2]string{"base_link", fmt.Sprintf("wheel_%d", i)})
+	}
+	noLaser := [][2]string{{"odom", "base_link"}, {"base_link", "imu_link"}}
+	for _, tc := range []struct {
+		name    string
+		links   [][2]string
+		targets []string
+		class   string
+		part    string
+	}{
+		{"target not in a small tree", small, []string{"map"}, VerdictTargetNotInTree,
+			"The target frame 'map' is not in this bag's tf tree (it has base_link, laser, odom): /scan cannot be checked"},
+		{"target not in a tree of nine frames", big, []string{"map"}, VerdictTargetNotInTree,
+			"(it has base_link, laser, wheel_0, wheel_1, wheel_2, wheel_3 and 3 more)"},
+		{"frame not in the tree", noLaser, nil, VerdictFrameNotInTree,
+			"No transform in this bag names /scan's frame 'laser' (the tf tree has base_link, imu_link, odom)"},
+	} {
+		rep, _ := analyzeGen(t, lookAheadBag(t, bag(tc.links), ""), Config{TargetFrames: tc.targets})
+		if v := rep.Verdict; v.Class != tc.class || !strings.Contains(v.Sentence, tc.part) {
+			t.Errorf("%s: verdict %s %q, want %s with %q", tc.name, v.Class, v.Sentence, tc.class, tc.part)
+		}
+	}
+}
