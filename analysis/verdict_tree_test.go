@@ -27,6 +27,8 @@ func TestTreeFrameVerdicts(t *testing.T) {
 		big = append(big, [2]string{"base_link", fmt.Sprintf("wheel_%d", i)})
 	}
 	noLaser := [][2]string{{"odom", "base_link"}, {"base_link", "imu_link"}}
+	bigNoLaser := append([][2]string(nil), big[2:]...)
+	bigNoLaser = append(bigNoLaser, [2]string{"odom", "base_link"})
 	for _, tc := range []struct {
 		name    string
 		links   [][2]string
@@ -40,6 +42,8 @@ func TestTreeFrameVerdicts(t *testing.T) {
 			"(it has base_link, laser, wheel_0, wheel_1, wheel_2, wheel_3 and 3 more)"},
 		{"frame not in the tree", noLaser, nil, VerdictFrameNotInTree,
 			"No transform in this bag names /scan's frame 'laser' (the tf tree has base_link, imu_link, odom)"},
+		{"frame not in a tree of eight frames", bigNoLaser, nil, VerdictFrameNotInTree,
+			"(the tf tree has base_link, wheel_0, wheel_1, wheel_2, wheel_3, wheel_4 and 2 more)"},
 	} {
 		rep, _ := analyzeGen(t, lookAheadBag(t, bag(tc.links), ""), Config{TargetFrames: tc.targets})
 		if v := rep.Verdict; v.Class != tc.class || !strings.Contains(v.Sentence, tc.part) {
