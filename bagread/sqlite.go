@@ -34,6 +34,10 @@ type sqliteHandle struct {
 	sequential, driverOnly bool
 	// limit is Options.MaxRecordBytes in effect (prefix reads check it).
 	limit int64
+	// topicIDInt: messages.topic_id has INTEGER affinity (rosbag2
+	// declares it INTEGER), so a stored value equals a topic's id only
+	// when it is that integer (see sqliteStream.unfiltered).
+	topicIDInt bool
 }
 
 // openSQLite opens a db3 read-only. A leftover -wal holds committed
@@ -174,6 +178,11 @@ func (h *sqliteHandle) inspect() (*opened, error) {
 		if !mcols[c] {
 			return nil, fmt.Errorf("messages table has no %s column", c)
 		}
+	}
+	var decl sql.NullString
+	if err := h.db.QueryRow("SELECT type FROM pragma_table_info('messages') WHERE name = 'topic_id'").Scan(&decl); err == nil {
+		// SQLite's first affinity rule: a declared type containing INT.
+		h.topicIDInt = strings.Contains(strings.ToUpper(decl.String), "INT")
 	}
 	o := &opened{handle: h}
 	f := &o.file

@@ -114,6 +114,12 @@ type sqliteStream struct {
 	probs     []Problem
 	done      bool
 
+	// unfiltered: the query has no topic_id IN (...) because every topic
+	// is selected (SQLite tests the IN list on every row: a sixth of the
+	// query's time); next skips the rows the IN would have left out, those
+	// whose topic_id is not a known topic's integer id.
+	unfiltered bool
+
 	// direct is the one query of an unsplit read, stepped by the caller.
 	direct     driver.Rows
 	directConn driver.Conn
@@ -143,6 +149,7 @@ func (h *sqliteHandle) open(fileIndex int, sel selection, order Order) (stream, 
 // length (see openPrefix).
 func (h *sqliteHandle) openRead(fileIndex int, sel selection, order Order, px *prefixSpec) (stream, error) {
 	var where []string
+	unfiltered := false
 	if sel != nil {
 		var ids []string
 		for id, t := range h.topics {
@@ -153,7 +160,9 @@ func (h *sqliteHandle) openRead(fileIndex int, sel selection, order Order, px *p
 		if len(ids) == 0 {
 			return &sqliteStream{done: true}, nil
 		}
-		where = append(where, "topic_id IN ("+strings.Join(ids, ",")+")")
+		if unfiltered = len(ids) == len(h.topics) && h.topicIDInt; !unfiltered {
+			where = append(where, "topic_id IN ("+strings.Join(ids, ",")+")")
+		}
 	}
 	query := func(extra ...string) string {
 		w := append(append([]string{}, where...), extra...)
@@ -170,7 +179,7 @@ func (h *sqliteHandle) openRead(fileIndex int, sel selection, order Order, px *p
 		}
 		return q + " ORDER BY id"
 	}
-	s := &sqliteStream{h: h, fileIndex: fileIndex, px: px}
+	s := &sqliteStream{h: h, fileIndex: fileIndex, px: px, unfiltered: unfiltered}
 	workers := min(sqliteWorkers, runtime.GOMAXPROCS(0))
 	lo, hi, split := int64(0), int64(0), false
 	if !h.sequential && !h.driverOnly && order == RecordOrder && !h.damaged && h.trunc == nil && workers >= 2 {
@@ -367,6 +376,17 @@ func (s *sqliteStream) row() *sqliteRow {
 	return &s.cur.rows[s.i-1]
 }
 
+// selected: the row's topic_id is a known topic's id, as topic_id IN
+// (every id) tests it under INTEGER affinity (a stored value is an integer
+// only when it is one; text, real, blob and NULL values match no id).
+func (s *sqliteStream) selected(r *sqliteRow) bool {
+	if r.types[1] != sqliteInteger {
+		return false
+	}
+	_, ok := s.h.topics[r.topicID]
+	return ok
+}
+
 // stopped records the query error that ended the read.
 func (s *sqliteStream) stopped(err error) {
 	off := int64(-1)
@@ -382,6 +402,9 @@ func (s *sqliteStream) next() bool {
 		return false
 	}
 	r := s.row()
+	for r != nil && s.unfiltered && !s.selected(r) {
+		r = s.row()
+	}
 	if r == nil {
 		s.done = true
 		return false
