@@ -51,3 +51,21 @@ func TestTreeFrameVerdicts(t *testing.T) {
 		}
 	}
 }
+
+// TestMergeRootNotes: the notes of frames checked against the same root
+// of a tree without odom become one line; others stay as they are.
+func TestMergeRootNotes(t *testing.T) {
+	note := func(frame, root string) string {
+		return fmt.Sprintf("Frame '%s' checked against '%s', the root of its tf tree: the tree has no 'odom', the default target (--target-frame overrides).", frame, root)
+	}
+	other := "Checked against 'map', the root of the tf tree, not the default target 'odom': the messages are in frame 'odom' already (--target-frame overrides)."
+	got := mergeRootNotes([]string{note("imu_link", "base_link"), other, note("laser", "base_link"), note("gps", "world"), note("lidar", "base_link")})
+	want := []string{
+		"Frames 'imu_link', 'laser' and 'lidar' checked against 'base_link', the root of their tf tree: the tree has no 'odom', the default target (--target-frame overrides).",
+		other,
+		note("gps", "world"),
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
