@@ -142,6 +142,10 @@ func (a *analyzer) verdict() Verdict {
 		a.stuckZeroWording(&v)
 	case bestClass == ClockSkew:
 		v.Sentence = fmt.Sprintf("%s and tf (%s) are %s apart on the same clock: the machines' clocks are out of sync; synchronise them (chrony/NTP).", topic, strings.SplitN(ps.Stalest, " on ", 2)[0], fmtS(ps.MedianDiffS))
+		if zoneOffset(ps.MedianDiffS) {
+			v.Sentence = zoneSkewSentence(topic, strings.SplitN(ps.Stalest, " on ", 2)[0], ps.MedianDiffS)
+			v.Commands = append(v.Commands, "timedatectl")
+		}
 		// Drops with any scan ahead of tf are the queue overflowing, whatever
 		// side of tf the median is on.
 		if ps.MedianDiffS < 0 && -ps.MedianDiffS*1e9 > float64(a.cache) || ps.MaxDiffS > 0 && drops > 0 {
@@ -204,6 +208,7 @@ func (a *analyzer) verdict() Verdict {
 	a.otherClockEvidence(&v)
 	a.clockUnusedEvidence(&v)
 	a.offClockEvidence(&v)
+	a.timeZoneEvidence(&v)
 	healthy := bestClass == SameClock && drops == 0 && r.Counts.BackwardJumps == 0
 	if a.timeLead(&v, healthy) {
 		// A finding about time (stale data, a wall timer, a clock step)
