@@ -68,6 +68,15 @@ func (c *skewCheck) finish(a *analyzer) {
 	classifyFamilies(r.Skew, family(a.startNS), a.hasClock)
 }
 
+// skewFamily is the clock family (0 sim, 1 system) of a skew row's
+// stamps: the recorder's, unless record time − stamp is an epoch.
+func skewFamily(s Skew, recorder int) int {
+	if math.Abs(s.MedianS) >= float64(EpochThresholdNS)/1e9 {
+		return 1 - recorder
+	}
+	return recorder
+}
+
 // classifyFamilies splits the epoch-sized offsets makeSkew calls
 // different_clock: a row whose stamps are on the bag's reference clock
 // family (sim time when the bag has /clock, else the family most rows
@@ -76,12 +85,7 @@ func (c *skewCheck) finish(a *analyzer) {
 // another family than the reference, a real mixture, stays
 // different_clock, whatever its age.
 func classifyFamilies(rows []Skew, recorder int, hasClock bool) {
-	stampFamily := func(s Skew) int {
-		if math.Abs(s.MedianS) >= float64(EpochThresholdNS)/1e9 {
-			return 1 - recorder
-		}
-		return recorder
-	}
+	stampFamily := func(s Skew) int { return skewFamily(s, recorder) }
 	var n [2]int
 	for _, s := range rows {
 		if s.Count > 0 {

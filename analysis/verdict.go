@@ -42,10 +42,7 @@ func (a *analyzer) verdict() Verdict {
 			if p.identity() || c == NoTransform && a.startupOnly(p) {
 				continue
 			}
-			total := 0
-			for _, n := range p.classes {
-				total += n
-			}
+			total := p.rows()
 			// A class must describe at least a tenth of a pair's scans to
 			// lead the verdict: one scan before the tree exists is noise,
 			// and so are all the scans before the tree, once it exists.
@@ -105,10 +102,7 @@ func (a *analyzer) verdict() Verdict {
 		clockName = "sim time"
 	}
 	drops := best.drops()
-	total := 0
-	for _, n := range best.classes {
-		total += n
-	}
+	total := best.rows()
 	unit := unitOf(best.typ)
 	if best.diff.n > 0 && ps.Stalest != "" {
 		v.Evidence = append(v.Evidence, fmt.Sprintf("%s → %s: %d of %d %s are %s; median diff (%s stamp − latest %s) %s, range %s .. %s.",
@@ -587,6 +581,15 @@ func (a *analyzer) filterNames(first string) string {
 // identity: the topic's frame is the target frame (odometry in odom):
 // there is no transform to check.
 func (p *pairStats) identity() bool { return p.frame == strings.TrimPrefix(p.target, "/") }
+
+// rows counts the pair's rows, every class.
+func (p *pairStats) rows() int {
+	n := 0
+	for _, c := range p.classes {
+		n += c
+	}
+	return n
+}
 
 // drops counts the pair's dropped messages, start-up drops left out once
 // a path to the target appeared.

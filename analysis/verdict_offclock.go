@@ -2,7 +2,6 @@ package analysis
 
 import (
 	"fmt"
-	"math"
 	"slices"
 	"strings"
 )
@@ -27,15 +26,8 @@ func (a *analyzer) simClock() bool {
 	return a.hasClock && c.seen && family(c.firstNS) == 0 && family(c.lastNS) == 0
 }
 
-// stampFamily is the clock family (0 sim, 1 system) of a skew row's
-// stamps, from record time − stamp and the recorder's family.
-func (a *analyzer) stampFamily(s Skew) int {
-	f := family(a.startNS)
-	if math.Abs(s.MedianS) >= float64(EpochThresholdNS)/1e9 {
-		f = 1 - f
-	}
-	return f
-}
+// stampFamily is skewFamily against this bag's recorder.
+func (a *analyzer) stampFamily(s Skew) int { return skewFamily(s, family(a.startNS)) }
 
 // offClockTopics returns the analysed topics whose header stamps are on
 // system time while /clock runs sim time, each with its median record
@@ -78,11 +70,7 @@ func (a *analyzer) offClockPair() (*pairStats, Class) {
 			if _, ok := off[p.topic]; !ok || p.identity() {
 				continue
 			}
-			total := 0
-			for _, n := range p.classes {
-				total += n
-			}
-			if n := p.classes[c]; n > bestN && 10*n >= total {
+			if n := p.classes[c]; n > bestN && 10*n >= p.rows() {
 				best, bestClass, bestN = p, c, n
 			}
 		}
@@ -167,11 +155,7 @@ func (a *analyzer) offClockEvidence(v *Verdict) {
 		if _, ok := off[p.topic]; !ok || p.identity() || slices.Contains(names, p.topic) || strings.Contains(v.Sentence, p.topic) {
 			continue
 		}
-		total := 0
-		for _, n := range p.classes {
-			total += n
-		}
-		if judged := p.classes[StaticOnly] + p.classes[NoTransform]; 10*judged >= total && judged > 0 {
+		if judged := p.classes[StaticOnly] + p.classes[NoTransform]; 10*judged >= p.rows() && judged > 0 {
 			names = append(names, p.topic)
 		}
 	}
