@@ -1,0 +1,189 @@
+package repair
+
+import (
+	"fmt"
+
+	"github.com/bagclock/bagclock/cdr"
+)
+
+// Patcher applies a plan to messages, one at a time, and counts what it
+// did per entry. It is for one goroutine.
+type Patcher struct {
+	plan    *Plan
+	headers map[string]int            // topic → entry index, header-first topics
+	links   map[string]map[string]int // tf topic → link → entry index
+	// Done counts, per entry index, the stamps mapped, synthesized and
+	// left unmapped because the mapping could not reach them.
+	Done    []EntryCounts
+	offsets []int
+	tf      cdr.TFMessage
+}
+
+// EntryCounts is what a Patcher did to one entry's stamps.
+type EntryCounts struct {
+	Mapped      int `json:"mapped"`
+	Synthesized int `json:"synthesized"`
+	// Unmapped: stamps the entry's mapping applies to that it could not
+	// reach (before the first /clock, beyond a segment's samples, out of
+	// builtin_interfaces/Time range); they are written as they were.
+	Unmapped int `json:"unmapped"`
+}
+
+// NewPatcher prepares plan for patching.
+func NewPatcher(plan *Plan) *Patcher {
+	p := &Patcher{plan: plan, headers: map[string]int{}, links: map[string]map[string]int{}, Done: make([]EntryCounts, len(plan.Entries))}
+	for i := range plan.Entries {
+		e := &plan.Entries[i]
+		if e.Action != ActionMap {
+			continue
+		}
+		if e.Link == "" {
+			p.headers[e.Topic] = i
+			continue
+		}
+		if p.links[e.Topic] == nil {
+			p.links[e.Topic] = map[string]int{}
+		}
+		p.links[e.Topic][e.Link] = i
+	}
+	return p
+}
+
+// Touches reports whether the plan may change messages of topic.
+func (p *Patcher) Touches(topic string) bool {
+	_, h := p.headers[topic]
+	return h || len(p.links[topic]) > 0
+}
+
+// Patch returns the message with its stamps mapped: data itself when
+// nothing changes, else a copy in buf (reused when large enough) in which
+// only the 8 bytes of each mapped stamp differ. recNS is the message's
+// record time.
+func (p *Patcher) Patch(topic string, data []byte, recNS int64, buf []byte) ([]byte, error) {
+	if i, ok := p.headers[topic]; ok {
+		stamp, err := cdr.Stamp(data, cdr.HeaderStampOffset)
+		if err != nil {
+			return data, fmt.Errorf("header.stamp: %w", err)
+		}
+		v, ok := p.newStamp(i, stamp, recNS)
+		if !ok || v == stamp {
+			return data, nil
+		}
+		out := append(buf[:0], data...)
+		if err := cdr.PutStamp(out, cdr.HeaderStampOffset, v); err != nil {
+			p.undo(i, stamp)
+			return data, nil
+		}
+		return out, nil
+	}
+	links := p.links[topic]
+	if len(links) == 0 {
+		return data, nil
+	}
+	var err error
+	if p.offsets, err = cdr.TFStampOffsets(p.offsets[:0], data); err != nil {
+		return data, err
+	}
+	if _, err := cdr.DecodeTFMessageInto(&p.tf, data); err != nil {
+		return data, err
+	}
+	out := data
+	for k := range p.tf.Transforms {
+		t := &p.tf.Transforms[k]
+		i, ok := links[t.Header.FrameID+"->"+t.ChildFrameID]
+		if !ok {
+			continue
+		}
+		stamp := t.Header.Stamp.Nanoseconds()
+		v, ok := p.newStamp(i, stamp, recNS)
+		if !ok || v == stamp {
+			continue
+		}
+		if &out[0] == &data[0] {
+			out = append(buf[:0], data...)
+		}
+		if err := cdr.PutStamp(out, p.offsets[k], v); err != nil {
+			p.undo(i, stamp)
+		}
+	}
+	return out, nil
+}
+
+// undo takes back a count newStamp made for a stamp that could not be
+// written.
+func (p *Patcher) undo(i int, stamp int64) {
+	d := &p.Done[i]
+	if stamp == 0 {
+		d.Synthesized--
+	} else {
+		d.Mapped--
+	}
+	d.Unmapped++
+}
+
+// newStamp is entry i's stamp for a message stamped stamp and recorded at
+// rec; ok false leaves it.
+func (p *Patcher) newStamp(i int, stamp, rec int64) (int64, bool) {
+	e := &p.plan.Entries[i]
+	d := &p.Done[i]
+	if stamp == 0 {
+		if e.Zero == nil {
+			return 0, false
+		}
+		v, ok := p.plan.refAt(rec-e.Zero.LatencyNS, rec)
+		if !ok {
+			d.Unmapped++
+			return 0, false
+		}
+		d.Synthesized++
+		return v, true
+	}
+	if e.Map == nil || p.plan.Family(stamp, rec) != e.Map.From {
+		return 0, false
+	}
+	t := stamp
+	if e.Map.Offset != nil {
+		t += e.Map.Offset.At(rec)
+	}
+	v := t
+	if e.Map.Kind == MapSystemToSim {
+		var ok bool
+		if v, ok = p.plan.Clock.ToSim(t, rec); !ok {
+			d.Unmapped++
+			return 0, false
+		}
+	}
+	d.Mapped++
+	return v, true
+}
+
+// refAt is the reference clock at system time t, for a message recorded
+// at rec.
+func (p *Plan) refAt(t, rec int64) (int64, bool) {
+	if p.Reference == ClockSim {
+		if p.Clock == nil {
+			return 0, false
+		}
+		return p.Clock.ToSim(t, rec)
+	}
+	return t, true
+}
+
+// Family classifies a nonzero stamp of a message recorded at rec: sim
+// when it is nearer the sim time at rec than rec itself, system when near
+// rec, sim_without_clock when an epoch away in a bag without /clock.
+func (p *Plan) Family(stamp, rec int64) string {
+	d := abs64(rec - stamp)
+	if p.Clock != nil {
+		if sim, ok := p.Clock.SimAt(rec); ok && abs64(sim-stamp) < d {
+			return FamilySim
+		}
+	}
+	switch {
+	case d >= epochApartNS && p.Clock == nil:
+		return FamilyFar
+	case d >= epochApartNS:
+		return FamilySim
+	}
+	return FamilySystem
+}
