@@ -3,6 +3,7 @@
 // once, the committed samples, or the large benchmark bags.
 //
 //	go run ./cmd/baggen --case laser_system_tf_sim --storage mcap -o DIR
+//	go run ./cmd/baggen --case both_system --noise-seed 7 --robot-offset 40ms -o DIR
 //	go run ./cmd/baggen --all -o DIR
 //	go run ./cmd/baggen --robots both_sim,laser_system_tf_sim --sensors -o DIR
 //	go run ./cmd/baggen --samples testdata/samples
@@ -32,6 +33,10 @@ const usage = `baggen writes generated rosbag2 bags.
 
 Usage:
   baggen --case NAME [--storage mcap|sqlite3] [--sample] [storage flags] -o DIR
+                                        noise (--case): --noise-seed N draws a healthy robot's
+                                        noise; --rate-jitter, --loss, --tf-delay, --robot-offset,
+                                        --backlog, --stall, --burst, --republish-behind and
+                                        --clock-step set knobs one by one (on top of the draw)
   baggen --all [--sample] -o DIR        every case in both formats: DIR/<storage>/<case>
   baggen --samples DIR                  the bags committed under testdata/samples
   baggen --large [-o DIR]               benchmark bags (mcap, mcap zstd chunks, db3), reused
@@ -86,6 +91,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		sensors     = fs.Bool("sensors", false, "add a PointCloud2 lidar, an Imu and a camera Image beside the laser (on the laser driver's clock)")
 		namespace   = fs.String("namespace", "", "record the robot's topics under this namespace (e.g. /robot1: /robot1/tf, /robot1/scan)")
 		noSlash     = fs.Bool("tf-no-slash", false, "name the tf topics tf and tf_static, without the leading slash")
+		nf          = noiseFlags(fs)
 	)
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, pflag.ErrHelp) {
@@ -216,6 +222,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 			spec.Duration = *seconds
 		}
 		spec.Sensors, spec.Namespace, spec.NoSlash = *sensors, *namespace, *noSlash
+		n, nerr := nf.noise(fs, spec.Duration)
+		if nerr != nil {
+			return usageError(stderr, nerr.Error())
+		}
+		spec.Noise = n
 		err = writeOne(stdout, *out, spec, opts)
 	}
 	if err != nil {
@@ -256,8 +267,12 @@ func writeOne(stdout io.Writer, dir string, spec scenario.Spec, opts bagwrite.Op
 		return nil
 	})
 	tr := spec.Truth()
-	fmt.Fprintf(stdout, "%s: %s, %.1f MB, %d scans, class %s, %d backward jumps, %d zero-stamp scans (%.1fs)\n",
-		dir, spec.Name, float64(size)/1e6, tr.Scans, tr.Class, tr.BackwardJumps, tr.ZeroStampScans, time.Since(start).Seconds())
+	noise := ""
+	if spec.Noise != nil {
+		noise = fmt.Sprintf(", noise %v", *spec.Noise)
+	}
+	fmt.Fprintf(stdout, "%s: %s, %.1f MB, %d scans, class %s, %d backward jumps, %d zero-stamp scans%s (%.1fs)\n",
+		dir, spec.Name, float64(size)/1e6, tr.Scans, tr.Class, tr.BackwardJumps, tr.ZeroStampScans, noise, time.Since(start).Seconds())
 	return nil
 }
 

@@ -57,6 +57,9 @@ func (s Spec) Topics() [][2]string {
 		out = append(out, [2]string{s.TopicName(TopicTF), cdr.TypeTFMessage})
 	}
 	out = append(out, [2]string{s.TopicName(TopicScan), cdr.TypeLaserScan})
+	if tp := s.republishTopic(); tp != "" {
+		out = append(out, [2]string{tp, cdr.TypeLaserScan})
+	}
 	if s.Sensors {
 		out = append(out, [2]string{s.TopicName(TopicPoints), TypePointCloud2},
 			[2]string{s.TopicName(TopicImu), TypeImu}, [2]string{s.TopicName(TopicImage), TypeImage})
@@ -90,6 +93,7 @@ type gen struct {
 	tf       cdr.TFMessage
 	logMsg   cdr.Log
 	rosoutOn bool
+	noise    *noiseState // nil without Noise
 }
 
 // recNS is the recorder's system clock at true time t (ns since start).
@@ -135,6 +139,23 @@ func (g *gen) stamp(p Publisher, t int64) int64 {
 		return g.recNS(t) + p.OffsetNS
 	}
 	return 0
+}
+
+// stampOn is stamp for a publisher on machine m: a system clock moves
+// with the machine's steps and offset (Noise).
+func (g *gen) stampOn(m Machine, p Publisher, t int64) int64 {
+	if p.Clock == ClockSystem {
+		return g.stamp(p, t) + g.noise.stepNS(m, t)
+	}
+	return g.stamp(p, t)
+}
+
+// sendOn is sendNS for a publisher on machine m.
+func (g *gen) sendOn(m Machine, t, offsetNS int64) int64 {
+	if g.s.Replayed {
+		return g.sendNS(t, offsetNS)
+	}
+	return g.sendNS(t, offsetNS) + g.noise.stepNS(m, t)
 }
 
 // motionS is the time the robot has been driving at t: it restarts with a
@@ -188,7 +209,7 @@ func Generate(s Spec, fn func(*Record) error) error {
 		return err
 	}
 	g := &gen{s: s, dur: int64(s.Duration), clockP: periodNS(s.ClockHz), rtf: s.RealTimeFactor,
-		rng: rand.New(rand.NewPCG(seed(s.Name), 0x6261_67636c6f636b))}
+		rng: rand.New(rand.NewPCG(seed(s.Name), 0x6261_67636c6f636b)), noise: newNoiseState(s.Noise)}
 	if g.rtf == 0 {
 		g.rtf = 1
 	}
@@ -225,19 +246,46 @@ func (g *gen) periodic(phase, period int64, latency func() int64, emit func(k in
 // periodicExcept is periodic without the ticks skip reports true for (a
 // publisher that is silent for a while).
 func (g *gen) periodicExcept(phase, period int64, skip func(t int64) bool, latency func() int64, emit func(k int, t int64, r *Record)) *stream {
+	return g.periodicOn(0, phase, period, skip, latency, emit)
+}
+
+// periodicOn is periodicExcept for a publisher on machine m, which Noise
+// acts on (m 0: none). Its messages arrive in the order they were sent
+// (one connection): never before the previous one.
+func (g *gen) periodicOn(m Machine, phase, period int64, skip func(t int64) bool, latency func() int64, emit func(k int, t int64, r *Record)) *stream {
 	st := &stream{}
-	k := 0
+	k := g.noise.firstTick(m, phase, period)
+	// Jitter and loss apply to periodic streams, not to a once-only
+	// message (/tf_static); latency noise to both.
+	nm := m
+	periodicNoise := period <= g.dur
 	var t int64
+	prevLog := int64(math.MinInt64)
 	st.next = func() bool {
-		t = phase + int64(k)*period
-		for skip != nil && period > 0 && t < g.dur && skip(t) {
-			k++
+		for {
 			t = phase + int64(k)*period
+			for skip != nil && period > 0 && t < g.dur && skip(t) {
+				k++
+				t = phase + int64(k)*period
+			}
+			if t >= g.dur || period <= 0 {
+				return false
+			}
+			if !periodicNoise || !g.noise.lost(nm) {
+				break
+			}
+			k++
 		}
-		if t >= g.dur || period <= 0 {
-			return false
+		lat := latency()
+		if g.noise == nil || nm == 0 {
+			st.logNS = g.recNS(t) + lat
+			return true
 		}
-		st.logNS = g.recNS(t) + latency()
+		if periodicNoise {
+			t = g.noise.publishAt(nm, t, period)
+		}
+		st.logNS = max(g.recNS(g.noise.deliver(nm, t, lat)), prevLog+100_000)
+		prevLog = st.logNS
 		return true
 	}
 	st.emit = func(r *Record) {
@@ -273,8 +321,8 @@ func (g *gen) streams() []*stream {
 		staticPeriod = int64(s.LoopPeriod)
 	}
 	tfStart := int64(s.TFStart)
-	static := g.periodic(tfStart+staticPhaseNS, staticPeriod, func() int64 { return 300_000 }, func(_ int, t int64, r *Record) {
-		st := g.stamp(s.TF, t)
+	static := g.periodicOn(MachineTF, tfStart+staticPhaseNS, staticPeriod, nil, func() int64 { return 300_000 }, func(_ int, t int64, r *Record) {
+		st := g.stampOn(MachineTF, s.TF, t)
 		mount := s.BaseFrame
 		if s.LaserMount != "" {
 			mount = s.LaserMount
@@ -300,7 +348,7 @@ func (g *gen) streams() []*stream {
 				Transform:    cdr.Transform{Translation: cdr.Vector3{X: 0.01 * float64(i), Z: 0.2}, Rotation: cdr.Quaternion{W: 1}},
 			})
 		}
-		r.Topic, r.Type, r.StampNS, r.PublishTimeNS = s.TopicName(TopicTFStatic), cdr.TypeTFMessage, st, g.sendNS(t, s.TF.OffsetNS)
+		r.Topic, r.Type, r.StampNS, r.PublishTimeNS = s.TopicName(TopicTFStatic), cdr.TypeTFMessage, st, g.sendOn(MachineTF, t, s.TF.OffsetNS)
 		r.Data = cdr.AppendTFMessage(g.buf[:0], &m, binary.LittleEndian)
 		g.buf = r.Data
 	})
@@ -313,8 +361,8 @@ func (g *gen) streams() []*stream {
 		paused := func(t int64) bool {
 			return s.ResetAt > 0 && t >= int64(s.ResetAt) && t < int64(s.ResetAt+s.TFPause)
 		}
-		out = append(out, g.periodicExcept(tfStart+tfPhaseNS, p, paused, g.jitter(300_000, 1_000_000), func(_ int, t int64, r *Record) {
-			st := g.stamp(s.TF, t)
+		out = append(out, g.periodicOn(MachineTF, tfStart+tfPhaseNS, p, paused, g.jitter(300_000, 1_000_000), func(_ int, t int64, r *Record) {
+			st := g.stampOn(MachineTF, s.TF, t)
 			x, y, yaw := pose(g.motionS(t))
 			g.tf.Transforms[0] = cdr.TransformStamped{
 				Header:       cdr.Header{Stamp: toTime(st), FrameID: s.OdomFrame},
@@ -322,21 +370,24 @@ func (g *gen) streams() []*stream {
 				Transform: cdr.Transform{Translation: cdr.Vector3{X: x, Y: y},
 					Rotation: cdr.Quaternion{Z: math.Sin(yaw / 2), W: math.Cos(yaw / 2)}},
 			}
-			r.Topic, r.Type, r.StampNS, r.PublishTimeNS = s.TopicName(TopicTF), cdr.TypeTFMessage, st, g.sendNS(t, s.TF.OffsetNS)
+			r.Topic, r.Type, r.StampNS, r.PublishTimeNS = s.TopicName(TopicTF), cdr.TypeTFMessage, st, g.sendOn(MachineTF, t, s.TF.OffsetNS)
 			r.Data = cdr.AppendTFMessage(g.buf[:0], &g.tf, binary.LittleEndian)
 			g.buf = r.Data
 		}))
 	}
 	scanP := periodNS(s.ScanHz)
-	out = append(out, g.periodic(scanPhaseNS, scanP, g.jitter(1_500_000, 3_000_000), func(_ int, t int64, r *Record) {
-		st := g.stamp(s.Laser, t)
+	out = append(out, g.periodicOn(MachineSensors, scanPhaseNS, scanP, nil, g.jitter(1_500_000, 3_000_000), func(_ int, t int64, r *Record) {
+		st := g.stampOn(MachineSensors, s.Laser, t)
 		g.fillScan(t, st, scanP)
-		r.Topic, r.Type, r.StampNS, r.PublishTimeNS = s.TopicName(TopicScan), cdr.TypeLaserScan, st, g.sendNS(t, s.Laser.OffsetNS)
+		r.Topic, r.Type, r.StampNS, r.PublishTimeNS = s.TopicName(TopicScan), cdr.TypeLaserScan, st, g.sendOn(MachineSensors, t, s.Laser.OffsetNS)
 		r.Data = cdr.AppendLaserScan(g.buf[:0], &g.scan, binary.LittleEndian)
 		g.buf = r.Data
 	}))
 	if s.Sensors {
 		out = append(out, g.sensorStreams()...)
+	}
+	if s.republishTopic() != "" {
+		out = append(out, g.republishStream(scanP))
 	}
 	if s.Odometry {
 		out = append(out, g.odometryStream())

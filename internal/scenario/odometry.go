@@ -17,8 +17,8 @@ const (
 // OdomFrame at TFHz, stamped like the odom -> base link it broadcasts.
 func (g *gen) odometryStream() *stream {
 	s := g.s
-	return g.periodic(tfPhaseNS+200_000, periodNS(s.TFHz), g.jitter(300_000, 1_000_000), func(_ int, t int64, r *Record) {
-		st := g.stamp(s.TF, t)
+	return g.periodicOn(MachineTF, tfPhaseNS+200_000, periodNS(s.TFHz), nil, g.jitter(300_000, 1_000_000), func(_ int, t int64, r *Record) {
+		st := g.stampOn(MachineTF, s.TF, t)
 		x, y, yaw := pose(g.motionS(t))
 		w := cdrWriter{b: append(g.buf[:0], 0, byte(cdr.CDRLE), 0, 0)}
 		w.time(st)
@@ -28,7 +28,7 @@ func (g *gen) odometryStream() *stream {
 		w.f64s(make([]float64, 36)...)                          // its covariance
 		w.f64s(circleRadius*yawRate, 0, 0, 0, 0, yawRate)
 		w.f64s(make([]float64, 36)...)
-		r.Topic, r.Type, r.StampNS, r.PublishTimeNS = s.TopicName(TopicOdom), TypeOdometry, st, g.sendNS(t, s.TF.OffsetNS)
+		r.Topic, r.Type, r.StampNS, r.PublishTimeNS = s.TopicName(TopicOdom), TypeOdometry, st, g.sendOn(MachineTF, t, s.TF.OffsetNS)
 		r.Data = w.b
 		g.buf = w.b
 	})

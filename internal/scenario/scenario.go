@@ -171,6 +171,11 @@ type Spec struct {
 	// recording, not their machines' clocks: messages are sent on the
 	// recorder's clock (publish_time = record time − latency).
 	Replayed bool
+
+	// Noise, when set, adds a real robot's imperfections (noise.go). The
+	// counts of Truth hold only without it (lost messages, a backlog);
+	// the class holds unless Noise steps a clock.
+	Noise *Noise
 }
 
 // Verdict case names: situations the verdict must word right, beyond the
@@ -412,6 +417,8 @@ func (s Spec) Validate() error {
 		return fmt.Errorf("scenario %s: a publisher on sim time needs /clock", s.Name)
 	case s.NoTF && (s.TFHz > 0 && s.TFStart > 0 || s.StaticLinks > 0):
 		return fmt.Errorf("scenario %s: NoTF leaves no tf to delay or extend", s.Name)
+	case s.Noise.validate(s.Name) != nil:
+		return s.Noise.validate(s.Name)
 	case s.LoopPeriod > 0 && s.ResetAt > 0:
 		return fmt.Errorf("scenario %s: loop and reset together are not supported", s.Name)
 	case s.TFPause < 0 || s.TFPause > 0 && s.ResetAt == 0:

@@ -16,18 +16,18 @@ func (g *gen) sensorStreams() []*stream {
 	lat := g.jitter(500_000, 1_000_000)
 	emit := func(base, typ string, fill func(w *cdrWriter, t int64)) func(int, int64, *Record) {
 		return func(_ int, t int64, r *Record) {
-			st := g.stamp(s.Laser, t)
+			st := g.stampOn(MachineSensors, s.Laser, t)
 			w := cdrWriter{b: append(g.buf[:0], 0, byte(cdr.CDRLE), 0, 0)}
 			w.time(st)
 			w.str(map[string]string{TopicPoints: LidarFrame, TopicImu: ImuFrame, TopicImage: CameraFrame}[base])
 			fill(&w, t)
-			r.Topic, r.Type, r.StampNS, r.PublishTimeNS = s.TopicName(base), typ, st, g.sendNS(t, s.Laser.OffsetNS)
+			r.Topic, r.Type, r.StampNS, r.PublishTimeNS = s.TopicName(base), typ, st, g.sendOn(MachineSensors, t, s.Laser.OffsetNS)
 			r.Data = w.b
 			g.buf = w.b
 		}
 	}
 	return []*stream{
-		g.periodic(imuPhaseNS, periodNS(ImuHz), lat, emit(TopicImu, TypeImu, func(w *cdrWriter, t int64) {
+		g.periodicOn(MachineSensors, imuPhaseNS, periodNS(ImuHz), nil, lat, emit(TopicImu, TypeImu, func(w *cdrWriter, t int64) {
 			_, _, yaw := pose(g.motionS(t))
 			// orientation, its covariance, angular velocity, its
 			// covariance, linear acceleration, its covariance.
@@ -38,7 +38,7 @@ func (g *gen) sensorStreams() []*stream {
 			w.f64s(circleRadius*yawRate*yawRate, 0, 9.81)
 			w.f64s(make([]float64, 9)...)
 		})),
-		g.periodic(lidarPhaseNS, periodNS(LidarHz), lat, emit(TopicPoints, TypePointCloud2, func(w *cdrWriter, _ int64) {
+		g.periodicOn(MachineSensors, lidarPhaseNS, periodNS(LidarHz), nil, lat, emit(TopicPoints, TypePointCloud2, func(w *cdrWriter, _ int64) {
 			const n = 64
 			w.u32(1) // height
 			w.u32(n) // width
@@ -61,7 +61,7 @@ func (g *gen) sensorStreams() []*stream {
 			}
 			w.u8(1) // is_dense
 		})),
-		g.periodic(cameraPhaseNS, periodNS(CameraHz), lat, emit(TopicImage, TypeImage, func(w *cdrWriter, t int64) {
+		g.periodicOn(MachineSensors, cameraPhaseNS, periodNS(CameraHz), nil, lat, emit(TopicImage, TypeImage, func(w *cdrWriter, t int64) {
 			const width, height = 8, 6
 			w.u32(height)
 			w.u32(width)
