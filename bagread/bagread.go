@@ -103,6 +103,11 @@ type Bag struct {
 	opts    Options
 	handles []fileHandle
 	tempDir string
+	// release removes what OpenSources's caller made for the bag (private
+	// copies of remote files); nil for a local bag.
+	release func() error
+	// sourced: opened by OpenSources (Path is not a local directory).
+	sourced bool
 }
 
 // SizeBytes is the total on-disk size of the bag's storage files (as

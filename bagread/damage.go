@@ -3,8 +3,10 @@ package bagread
 import (
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
 	"strconv"
+	"strings"
 )
 
 // Completeness compares what metadata.yaml says was recorded with what the
@@ -53,10 +55,10 @@ func (b *Bag) Completeness() Completeness {
 	if md == nil {
 		return c
 	}
-	if len(md.RelativeFilePaths) > 0 && isBagDir(b.Path) && !b.MetadataReconstructed {
+	if len(md.RelativeFilePaths) > 0 && (b.sourced || isBagDir(b.Path)) && !b.MetadataReconstructed {
 		c.FilesListed = len(md.RelativeFilePaths)
 		for _, rel := range md.RelativeFilePaths {
-			if resolveListed(b.Path, rel, md.Version) == "" {
+			if b.sourced && !b.hasSource(rel) || !b.sourced && resolveListed(b.Path, rel, md.Version) == "" {
 				c.FilesMissing = append(c.FilesMissing, rel)
 			}
 		}
@@ -70,6 +72,18 @@ func (b *Bag) Completeness() Completeness {
 		}
 	}
 	return c
+}
+
+// hasSource reports whether a file metadata.yaml lists is among the
+// sources of an OpenSources bag (by base name, with or without .zstd).
+func (b *Bag) hasSource(rel string) bool {
+	base := strings.TrimSuffix(path.Base(filepath.ToSlash(rel)), ".zstd")
+	for _, f := range b.Files {
+		if strings.TrimSuffix(path.Base(f.Path), ".zstd") == base {
+			return true
+		}
+	}
+	return false
 }
 
 func isBagDir(p string) bool {

@@ -85,6 +85,10 @@ func (b *Bag) Close() error {
 		errs = append(errs, os.RemoveAll(b.tempDir))
 		b.tempDir = ""
 	}
+	if b.release != nil {
+		errs = append(errs, b.release())
+		b.release = nil
+	}
 	return errors.Join(errs...)
 }
 

@@ -11,10 +11,14 @@ import (
 // targets hand the reader their input without a round trip through the
 // file system, which cost more than reading the input.
 
-// memFile is an in-memory storage file: its name (for messages) and bytes.
+// memFile is a storage file not on the local file system: its name (for
+// messages) and its bytes in memory, or, when ra is set, a random-access
+// reader of size bytes (an object in a store, OpenSources).
 type memFile struct {
 	name string
 	data []byte
+	ra   io.ReaderAt
+	size int64
 }
 
 type nopCloser struct{}
@@ -24,6 +28,9 @@ func (nopCloser) Close() error { return nil }
 // source opens the handle's bytes for random access and gives their size
 // and what to close when done.
 func (h *mcapHandle) source() (io.ReaderAt, int64, io.Closer, error) {
+	if h.mem != nil && h.mem.ra != nil {
+		return h.mem.ra, h.mem.size, nopCloser{}, nil
+	}
 	if h.mem != nil {
 		return bytes.NewReader(h.mem.data), int64(len(h.mem.data)), nopCloser{}, nil
 	}

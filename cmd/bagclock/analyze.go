@@ -185,6 +185,7 @@ func runAnalyze(e *env, path string, cfg analysis.Config, format, out, nodesCSV 
 		return exitFailure
 	}
 	summarize(e.stderr, path, rep)
+	reportFetched(e.stderr, "analyze", path)
 	if findingsMatch(rep, failOn) {
 		return exitFindings
 	}

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/bagclock/bagclock/analysis/inventory"
-	"github.com/bagclock/bagclock/bagread"
 	"github.com/spf13/pflag"
 )
 
@@ -72,7 +71,7 @@ Examples:
 }
 
 func runInfo(e *env, path string, mode string) int {
-	bag, err := bagread.Open(path, bagOptions())
+	bag, err := openBag(path, bagOptions())
 	if err != nil {
 		fmt.Fprintf(e.stderr, "bagclock info: %v\n", err)
 		whatToDo(e.stderr, "info", path, err)

@@ -22,7 +22,7 @@ func analyzeBagChecked(path string, cfg analysis.Config, check func(*bagread.Bag
 	// so a full count of each db3 is skipped when metadata.yaml agrees.
 	opts := bagOptions()
 	opts.MetadataTopicCounts, opts.Sequential = true, cfg.Sequential
-	bag, err := bagread.Open(path, opts)
+	bag, err := openBag(path, opts)
 	if err != nil {
 		return nil, err
 	}
