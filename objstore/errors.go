@@ -3,6 +3,7 @@ package objstore
 import (
 	"errors"
 	"fmt"
+	"time"
 
 	awshttp "github.com/aws/aws-sdk-go-v2/aws/transport/http"
 	"github.com/aws/smithy-go"
@@ -48,6 +49,22 @@ type requestError struct {
 
 func (e *requestError) Error() string {
 	msg := describe(e.err)
+	var te *tryError
+	stalled, attempts := time.Duration(0), 0
+	for err := e.err; errors.As(err, &te); err = te.err {
+		if te.stalled > 0 {
+			stalled = te.stalled
+		}
+		if te.attempts > 0 {
+			attempts = te.attempts
+		}
+	}
+	if stalled > 0 {
+		msg = fmt.Sprintf("no complete answer within %v (BAGCLOCK_S3_TIMEOUT)", stalled)
+	}
+	if attempts > 1 {
+		msg += fmt.Sprintf(" (after %d attempts)", attempts)
+	}
 	return fmt.Sprintf("%s: %s: %s", e.object, e.what, msg)
 }
 

@@ -175,13 +175,10 @@ func (s *Store) retry(ctx context.Context, op func(context.Context) error) error
 			return nil
 		}
 		if stalled && ctx.Err() == nil {
-			err = fmt.Errorf("no complete answer within %v: %w", s.set.Timeout, err)
+			err = &tryError{err: err, stalled: s.set.Timeout}
 		}
 		if permanent(err) || ctx.Err() != nil || attempt >= s.set.Attempts {
-			if attempt > 1 {
-				return fmt.Errorf("%w (after %d attempts)", err, attempt)
-			}
-			return err
+			return &tryError{err: err, attempts: attempt}
 		}
 		select {
 		case <-time.After(wait):
@@ -191,3 +188,14 @@ func (s *Store) retry(ctx context.Context, op func(context.Context) error) error
 		wait *= 2
 	}
 }
+
+// tryError is the last error of a retried request: how many attempts it
+// took, and whether the last one ran out of time.
+type tryError struct {
+	err      error
+	attempts int
+	stalled  time.Duration
+}
+
+func (e *tryError) Error() string { return e.err.Error() }
+func (e *tryError) Unwrap() error { return e.err }

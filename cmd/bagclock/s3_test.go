@@ -1,11 +1,16 @@
 package main
 
 import (
+	"net/http"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
+	"time"
+
+	"github.com/bagclock/bagclock/internal/bench"
 
 	"github.com/bagclock/bagclock/internal/s3test"
 	"github.com/bagclock/bagclock/internal/testenv"
@@ -105,4 +110,106 @@ func TestS3SecretNeverShown(t *testing.T) {
 		t.Errorf("refused credentials: the error does not say so naming the object:\n%s", msg)
 	}
 	os.Unsetenv("X")
+}
+
+// TestS3AnalyzeFetchesFewBytes analyses a camera + lidar MCAP bag
+// (internal/bench's sensor bag, 1920x1080 images at 30 Hz, 64x1024 clouds
+// at 10 Hz) over s3:// through a counting proxy and holds the bytes the
+// proxy served to 5% of the bag, with the same report as the local run;
+// then replaces the object while a second analyze reads it, which must be
+// an error naming it, not a report.
+func TestS3AnalyzeFetchesFewBytes(t *testing.T) {
+	srv := s3Server(t)
+	bags, err := bench.EnsureSensorBags(t.TempDir(), 300*time.Millisecond)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bag := bags[0] // sensors-mcap
+	srv.PutTree(t, "big/"+bag.Name, bag.Dir)
+	proxy := newS3Proxy(t, srv.Endpoint)
+	srv.SetEnv(t, proxy.srv.URL)
+	resetRemote(t)
+	url := srv.URL("big/" + bag.Name)
+	_, lout, _ := runCLI(t, "analyze", "--format", "json", bag.Dir)
+	code, rout, rerr := runCLI(t, "analyze", "--format", "json", url)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, rerr)
+	}
+	if want := strings.ReplaceAll(lout, bag.Dir, url); rout != want {
+		t.Errorf("report differs from the local run's\n%s", lineDiff(want, rout))
+	}
+	served := proxy.served.Load()
+	share := float64(served) / float64(bag.Size)
+	t.Logf("bag %d bytes; proxy served %d bytes (%.2f%%) in %d ranged GETs; bagclock says: %s", bag.Size, served, 100*share, proxy.gets.Load(), strings.TrimSpace(rerr))
+	if share > 0.05 {
+		t.Errorf("analyze fetched %.2f%% of the bag, over the 5%% bound", 100*share)
+	}
+	t.Run("object changes mid-read", func(t *testing.T) {
+		resetRemote(t)
+		proxy.gets.Store(0)
+		var once sync.Once
+		proxy.setFault(func(n int64, _ *http.Request) string {
+			if n == 3 { // after the head and tail were read
+				once.Do(func() { srv.PutBytes(t, "big/"+bag.Name+"/"+filepath.Base(bag.File), []byte("another version")) })
+			}
+			return ""
+		})
+		defer proxy.setFault(nil)
+		object := url + "/" + filepath.Base(bag.File)
+		code, _, errOut := runCLI(t, "analyze", "--format", "json", url)
+		if code == 0 || !strings.Contains(errOut, "changed while it was read") || !strings.Contains(errOut, object) {
+			t.Errorf("exit %d; want an error saying %s changed:\n%s", code, object, errOut)
+		}
+	})
+}
+
+// TestS3Faults puts a fault-injecting proxy in front of the gateway: a
+// few 500/503 answers and a cut-short range are retried and the report is
+// the healthy one; a server that keeps failing, stalls, or an object that
+// changes mid-read is a clear error naming the object, after the bounded
+// attempts.
+func TestS3Faults(t *testing.T) {
+	shared := testenv.SharedDir(t)
+	srv := s3Server(t)
+	local := filepath.Join(shared, "bags", "evo-nav2-turtlebot-mcap")
+	srv.PutTree(t, "bag", local)
+	proxy := newS3Proxy(t, srv.Endpoint)
+	srv.SetEnv(t, proxy.srv.URL)
+	t.Setenv("BAGCLOCK_S3_ATTEMPTS", "3")
+	t.Setenv("BAGCLOCK_S3_TIMEOUT", "1s")
+	url := srv.URL("bag")
+	_, want, _ := runCLI(t, "analyze", "--format", "json", local)
+	want = strings.ReplaceAll(want, local, url)
+	object := url + "/nav2_turtlebot.mcap"
+	cases := []struct {
+		name  string
+		fault func(n int64, r *http.Request) string
+		ok    bool
+		say   string
+	}{
+		{"503 then fine", func(n int64, _ *http.Request) string { return map[bool]string{true: "503"}[n <= 2] }, true, ""},
+		{"500 then fine", func(n int64, _ *http.Request) string { return map[bool]string{true: "500"}[n == 1] }, true, ""},
+		{"short range then fine", func(n int64, _ *http.Request) string { return map[bool]string{true: "short"}[n == 1] }, true, ""},
+		{"always 503", func(int64, *http.Request) string { return "503" }, false, "HTTP 503"},
+		{"stall", func(int64, *http.Request) string { return "stall" }, false, "no complete answer within 1s"},
+		{"always short", func(int64, *http.Request) string { return "short" }, false, "the answer ended after"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			resetRemote(t)
+			proxy.gets.Store(0)
+			proxy.setFault(c.fault)
+			defer proxy.setFault(nil)
+			code, out, errOut := runCLI(t, "analyze", "--format", "json", url)
+			if c.ok {
+				if code != 0 || out != want {
+					t.Errorf("exit %d, report as the local one: %v\n%s", code, out == want, errOut)
+				}
+				return
+			}
+			if code == 0 || !strings.Contains(errOut, c.say) || !strings.Contains(errOut, object) || !strings.Contains(errOut, "attempts") {
+				t.Errorf("exit %d; want an error naming %s saying %q after the attempts:\n%s", code, object, c.say, errOut)
+			}
+		})
+	}
 }
