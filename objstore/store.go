@@ -118,7 +118,9 @@ func New(ctx context.Context, set Settings) (*Store, error) {
 		d.Timeout = 10 * time.Second
 	}).WithTransportOptions(func(tr *http.Transport) {
 		tr.MaxIdleConnsPerHost = set.Parallel * 2
-		tr.ResponseHeaderTimeout = set.Timeout
+		// The attempt's own deadline (retry) is what ends a stall; this
+		// is a backstop.
+		tr.ResponseHeaderTimeout = 2 * set.Timeout
 	})
 	cfg, err := config.LoadDefaultConfig(ctx, config.WithHTTPClient(hc),
 		// Retries are this package's (every error of a ranged read, body
@@ -169,7 +171,8 @@ func (s *Store) retry(ctx context.Context, op func(context.Context) error) error
 		actx, cancel := context.WithTimeout(ctx, s.set.Timeout)
 		s.requests.Add(1)
 		err = op(actx)
-		stalled := errors.Is(actx.Err(), context.DeadlineExceeded)
+		var ne net.Error
+		stalled := errors.Is(actx.Err(), context.DeadlineExceeded) || errors.As(err, &ne) && ne.Timeout()
 		cancel()
 		if err == nil {
 			return nil

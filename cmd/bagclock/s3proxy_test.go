@@ -2,6 +2,7 @@ package main
 
 import (
 	"io"
+	"log"
 	"net/http"
 	"net/http/httptest"
 	"net/http/httputil"
@@ -60,7 +61,7 @@ func newS3Proxy(t *testing.T, backend string) *s3Proxy {
 		resp.Body = &countingBody{ReadCloser: resp.Body, n: &p.served, limit: limit}
 		return nil
 	}
-	rp.ErrorLog = nil
+	rp.ErrorLog = log.New(io.Discard, "", 0) // cut-short bodies are on purpose
 	p.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method == http.MethodGet && r.Header.Get("Range") != "" {
 			n := p.gets.Add(1)
