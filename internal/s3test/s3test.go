@@ -18,6 +18,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -93,6 +94,9 @@ func Start(tb testing.TB) *Server {
 		cmd := exec.Command(bin, "--port", addr, "--quiet", "--keep-alive", "posix", s.Dir)
 		// Keys through the environment, never on a command line.
 		cmd.Env = append(os.Environ(), "ROOT_ACCESS_KEY_ID="+s.AccessKey, "ROOT_SECRET_ACCESS_KEY="+s.SecretKey)
+		// The gateway dies with the test process, even one killed by a
+		// timeout, so no server outlives its test.
+		cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
 		var logBuf bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &logBuf, &logBuf
 		if err := cmd.Start(); err != nil {
