@@ -11,7 +11,7 @@
 # on a loaded machine a whole package like analysis takes hours). The
 # results (KILLED/LIVED/TIMED OUT/NOT COVERED per mutant) go to
 # $MUTATION_OUT/<pkg>.log and .json (default /tmp/bagclock-mutation).
-# Equivalent mutants and why are listed in MUTATION.md.
+# Equivalent mutants and why are listed in docs/dev/mutation.md.
 set -eu -o pipefail
 
 cd "$(dirname "$0")/.."

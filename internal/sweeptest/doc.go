@@ -1,6 +1,7 @@
-// Package sweeptest runs README's archive sweeps under real schedulers: the
+// Package sweeptest runs the archive sweeps of docs/scan.md under real schedulers: the
 // Slurm job array on a single-node cluster started from Debian's slurm-wlm
 // and munge, and GNU parallel over three "hosts". The sweeps are read from
-// README.md's fenced blocks, so the README shows exactly what is tested.
+// docs/scan.md's fenced blocks (README.md shows copies of two), so the docs show
+// exactly what is tested.
 // The package has no code outside its tests.
 package sweeptest

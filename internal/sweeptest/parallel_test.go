@@ -14,7 +14,7 @@ import (
 
 // fakeSSH stands in for ssh: GNU parallel sends each job to its host with
 // `ssh [options] HOST -- COMMAND`; this runs COMMAND here and logs the host
-// and the exit code, so README's -S host1,host2,host3 line runs unchanged
+// and the exit code, so docs/scan.md's -S host1,host2,host3 line runs unchanged
 // with three "hosts" on this machine.
 const fakeSSH = `#!/bin/bash
 while [ $# -gt 0 ]; do
@@ -32,15 +32,15 @@ echo "$host $rc" >> "$FAKE_SSH_LOG"
 exit $rc
 `
 
-// testParallel runs README's GNU parallel block: three shards, one per
+// testParallel runs docs/scan.md's GNU parallel block: three shards, one per
 // host, then the merge.
 func (s *sweep) testParallel(t *testing.T) {
 	if _, err := exec.LookPath("parallel"); err != nil {
 		testenv.PeerMissing(t, "GNU parallel is not installed (%v); apt-get install parallel", err)
 	}
-	block := s.readmeBlock(t, "parallel")
+	block := s.docBlock(t, "parallel")
 	if !strings.Contains(block, "/shared/archive ") || !strings.Contains(block, "-S 1/host1,1/host2,1/host3 ") {
-		t.Fatalf("README's parallel block does not scan /shared/archive on host1..host3:\n%s", block)
+		t.Fatalf("docs/scan.md's parallel block does not scan /shared/archive on host1..host3:\n%s", block)
 	}
 	work := filepath.Join(s.dir, "parallel")
 	for _, d := range []string{"home", "bin"} {
@@ -67,7 +67,7 @@ func (s *sweep) testParallel(t *testing.T) {
 	block = strings.ReplaceAll(block, "/shared/", work+"/")
 	cmds := commands(block)
 	if len(cmds) != 2 {
-		t.Fatalf("README's parallel block: want the parallel line and the merge line, got %q", cmds)
+		t.Fatalf("docs/scan.md's parallel block: want the parallel line and the merge line, got %q", cmds)
 	}
 
 	sweep := s.bash(work, env, cmds[0])

@@ -59,11 +59,11 @@ func (s *sweep) startCluster(t *testing.T) *cluster {
 	}
 	cpus := runtime.NumCPU()
 	if cpus < 2 {
-		t.Fatalf("README's job array asks for --cpus-per-task=2; this host has %d CPU", cpus)
+		t.Fatalf("docs/scan.md's job array asks for --cpus-per-task=2; this host has %d CPU", cpus)
 	}
 	memMiB := memTotalMiB(t) * 9 / 10
 	if memMiB < 2048 {
-		t.Fatalf("README's job array asks for --mem=2G; this host has %d MiB to give", memMiB)
+		t.Fatalf("docs/scan.md's job array asks for --mem=2G; this host has %d MiB to give", memMiB)
 	}
 	host, err := os.Hostname()
 	if err != nil {
@@ -379,34 +379,34 @@ func (c *cluster) submitWait(t *testing.T, dir string, extra []string, args ...s
 	return id, res
 }
 
-// testSlurm sweeps the archive with README's job array on a single-node
-// cluster, merges with README's dependent job, then cancels one task mid-run
-// and reruns it as README says.
+// testSlurm sweeps the archive with docs/scan.md's job array on a single-node
+// cluster, merges with docs/scan.md's dependent job, then cancels one task mid-run
+// and reruns it as docs/scan.md says.
 func (s *sweep) testSlurm(t *testing.T) {
 	c := s.startCluster(t)
 
-	script := s.readmeBlock(t, "slurm script")
-	submit := commands(s.readmeBlock(t, "slurm submit"))
-	rerun := commands(s.readmeBlock(t, "slurm rerun"))
+	script := s.docBlock(t, "slurm script")
+	submit := commands(s.docBlock(t, "slurm submit"))
+	rerun := commands(s.docBlock(t, "slurm rerun"))
 	if !strings.Contains(script, " /archive\n") {
-		t.Fatalf("README's job-array script does not scan /archive:\n%s", script)
+		t.Fatalf("docs/scan.md's job-array script does not scan /archive:\n%s", script)
 	}
 	script = strings.Replace(script, " /archive\n", " "+s.arch+"\n", 1)
 	arraySubmit := regexp.MustCompile(`^jobid=\$\(sbatch (.*)\)$`)
 	if len(submit) != 2 || !arraySubmit.MatchString(submit[0]) || !strings.Contains(submit[1], "$jobid") {
-		t.Fatalf("README's submit block is not `jobid=$(sbatch ...)` then the dependent merge:\n%q", submit)
+		t.Fatalf("docs/scan.md's submit block is not `jobid=$(sbatch ...)` then the dependent merge:\n%q", submit)
 	}
-	// The array as the task asks: 1-4, and --wait, on README's command.
+	// The array as the task asks: 1-4, and --wait, on docs/scan.md's command.
 	arrayArgs := append([]string{"--array=1-" + strconv.Itoa(slurmShards), "--wait"},
 		strings.Fields(arraySubmit.FindStringSubmatch(submit[0])[1])...)
 	mergeLine := submit[1]
 	rerunForm := regexp.MustCompile(`^SHARDS=(\d+) sbatch --array=(\d+) (\S+)$`)
 	if len(rerun) != 1 || !rerunForm.MatchString(rerun[0]) {
-		t.Fatalf("README's rerun block is not `SHARDS=N sbatch --array=I SCRIPT`: %q", rerun)
+		t.Fatalf("docs/scan.md's rerun block is not `SHARDS=N sbatch --array=I SCRIPT`: %q", rerun)
 	}
 	scriptName := arrayArgs[len(arrayArgs)-1]
 	if rerunForm.FindStringSubmatch(rerun[0])[3] != scriptName {
-		t.Fatalf("README's rerun submits %q, the sweep %q", rerun[0], scriptName)
+		t.Fatalf("docs/scan.md's rerun submits %q, the sweep %q", rerun[0], scriptName)
 	}
 
 	want := s.wantShards(slurmShards)
@@ -422,7 +422,7 @@ func (s *sweep) testSlurm(t *testing.T) {
 		return "0:0"
 	}
 
-	// newRun writes README's script into a fresh submission directory.
+	// newRun writes docs/scan.md's script into a fresh submission directory.
 	newRun := func(name string) string {
 		dir := filepath.Join(s.dir, name)
 		if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -433,7 +433,7 @@ func (s *sweep) testSlurm(t *testing.T) {
 		}
 		return dir
 	}
-	// submitMerge runs README's dependent merge line for jobid and returns
+	// submitMerge runs docs/scan.md's dependent merge line for jobid and returns
 	// the merge job's id.
 	submitMerge := func(dir, jobid string) string {
 		t.Helper()
@@ -523,7 +523,7 @@ func (s *sweep) testSlurm(t *testing.T) {
 	checkMerge(run1, mergeID, id, tasks)
 
 	// 2. Cancel the task with the long bag while that bag is analysed and
-	// others of its shard are done; rerun it alone as README says.
+	// others of its shard are done; rerun it alone as docs/scan.md says.
 	run2 := newRun("slurm-run2")
 	id, waited = c.submitWait(t, run2, nil, arrayArgs...)
 	highest := 1 // the cancelled task: a signal
@@ -582,8 +582,8 @@ func (s *sweep) testSlurm(t *testing.T) {
 	}
 	t.Logf("cancelled task %s of job %s with %d of %d bags of its shard done", longTask, id, finished, len(want[longShard]))
 
-	// README's rerun, for this array: SHARDS=4, the cancelled index, and
-	// README's merge after it.
+	// docs/scan.md's rerun, for this array: SHARDS=4, the cancelled index, and
+	// docs/scan.md's merge after it.
 	m := rerunForm.FindStringSubmatch(rerun[0])
 	rid, waited := c.submitWait(t, run2, []string{"SHARDS=" + strconv.Itoa(slurmShards)}, "--array="+longTask, "--wait", m[3])
 	code, _, _ := strings.Cut(wantExit(longShard), ":")

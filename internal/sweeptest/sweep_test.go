@@ -43,12 +43,12 @@ type sweep struct {
 	arch    string // the archive
 	single  string // --out of the one-process scan
 	rows    map[string]archive.Row
-	readme  string
+	doc     string // docs/scan.md, where the sweeps are written
 	singleT time.Duration
 }
 
 // TestSweeps generates an archive with baggen, scans it in one process,
-// then sweeps it with README's Slurm job array and README's GNU parallel
+// then sweeps it with docs/scan.md's Slurm job array and GNU parallel
 // command, and checks that each merged index is byte-for-byte the one
 // process's index.
 func TestSweeps(t *testing.T) {
@@ -56,7 +56,7 @@ func TestSweeps(t *testing.T) {
 		t.Skip("-short: the scheduler sweeps take about a minute")
 	}
 	root := testenv.RepoRoot(t)
-	readme, err := os.ReadFile(filepath.Join(root, "README.md"))
+	doc, err := os.ReadFile(filepath.Join(root, sweepDoc))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,7 +75,7 @@ func TestSweeps(t *testing.T) {
 	if err := os.Chmod(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	s := &sweep{ctx: ctx, dir: dir, bin: filepath.Join(dir, "bin"), arch: filepath.Join(dir, "archive"), readme: string(readme)}
+	s := &sweep{ctx: ctx, dir: dir, bin: filepath.Join(dir, "bin"), arch: filepath.Join(dir, "archive"), doc: string(doc)}
 	t.Cleanup(func() { killMarked(t, dir, nil) })
 
 	goTool := filepath.Join(runtime.GOROOT(), "bin", "go")
@@ -218,33 +218,50 @@ func finished(cmd *exec.Cmd, err error, start time.Time, stdout, stderr string) 
 	return r
 }
 
-// bash runs one line of README with bash (brace expansion, $(...)).
+// bash runs one line of docs/scan.md with bash (brace expansion, $(...)).
 func (s *sweep) bash(dir string, extra []string, line string) result {
 	r := s.run(dir, extra, "bash", "-c", line)
 	r.cmd = line
 	return r
 }
 
-// readmeBlock returns the fenced sh block that follows the marker
-// comment `<!-- sweeptest: NAME -->` in README.md.
-func (s *sweep) readmeBlock(t *testing.T, name string) string {
+// sweepDoc is the file whose fenced blocks the sweeps run; README.md
+// shows copies of some of them (TestREADMESweepBlocks keeps them equal).
+const sweepDoc = "docs/scan.md"
+
+// docBlock returns the fenced sh block of docs/scan.md that follows the
+// marker comment `<!-- sweeptest: NAME -->`.
+func (s *sweep) docBlock(t *testing.T, name string) string {
 	t.Helper()
-	marker := "<!-- sweeptest: " + name + " -->\n"
-	i := strings.Index(s.readme, marker)
-	if i < 0 {
-		t.Fatalf("README.md has no %q", strings.TrimSpace(marker))
+	block, err := markedBlock(s.doc, name)
+	if err != nil {
+		t.Fatalf("%s: %v", sweepDoc, err)
 	}
-	rest := s.readme[i+len(marker):]
+	return block
+}
+
+// markedBlock returns the fenced sh block that follows the marker comment
+// `<!-- sweeptest: NAME -->` in a Markdown text.
+func markedBlock(text, name string) (string, error) {
+	marker := "<!-- sweeptest: " + name + " -->\n"
+	i := strings.Index(text, marker)
+	if i < 0 {
+		return "", fmt.Errorf("no %q", strings.TrimSpace(marker))
+	}
+	if strings.Count(text, marker) > 1 {
+		return "", fmt.Errorf("%q twice", strings.TrimSpace(marker))
+	}
+	rest := text[i+len(marker):]
 	const fence = "```sh\n"
 	if !strings.HasPrefix(rest, fence) {
-		t.Fatalf("README.md: %q is not followed by a ```sh block", strings.TrimSpace(marker))
+		return "", fmt.Errorf("%q is not followed by a ```sh block", strings.TrimSpace(marker))
 	}
 	rest = rest[len(fence):]
 	end := strings.Index(rest, "\n```\n")
 	if end < 0 {
-		t.Fatalf("README.md: the block after %q does not end", strings.TrimSpace(marker))
+		return "", fmt.Errorf("the block after %q does not end", strings.TrimSpace(marker))
 	}
-	return rest[:end+1]
+	return rest[:end+1], nil
 }
 
 // commands splits a block into its commands, joining continued lines.
