@@ -81,6 +81,10 @@ func run(args []string, e *env) int {
 	}
 	switch args[0] {
 	case "-h", "--help", "help":
+		if len(args) > 1 && args[1] == "man" {
+			writeMan(e.stdout)
+			return exitOK
+		}
 		if len(args) > 1 {
 			if c, ok := commands[args[1]]; ok {
 				fs := newFlagSet(c, e)
@@ -214,7 +218,8 @@ Commands:
 		fmt.Fprint(w, wrapText(fmt.Sprintf("  %-10s %s", n, commands[n].short), helpWidth)+"\n")
 	}
 	fmt.Fprintf(w, `
-Run 'bagclock <command> --help' for a command's flags and examples.
+Run 'bagclock <command> --help' for a command's flags and examples, and
+'bagclock help man' for all of it as a manual page.
 Exit codes: 0 ok, 1 findings named by --fail-on, 2 usage error, 3 failure.
 `)
 }
