@@ -3,6 +3,8 @@ package analysis
 import (
 	"fmt"
 	"math"
+
+	"github.com/bagclock/bagclock/analysis/finding"
 )
 
 // DefaultMaxAgeNS is the age (reference clock − header stamp) above which a
@@ -25,7 +27,7 @@ const (
 	// (the skew check owns offsets of a second and more), and steady (p95
 	// − p5 within 10 ms or a tenth of the median).
 	stampPointMinNS = int64(50_000_000)
-	failOnStale     = "stale"
+	failOnStale     = string(finding.Stale)
 )
 
 // TopicAge is the age of one analysed topic's messages against the clock
@@ -244,4 +246,45 @@ func stampPointSentence(ag *TopicAge, spread float64) string {
 		return s + fmt.Sprintf(", yet only %s between stamp and publication: the delay is between publisher and recorder (transport, or the two machines' clocks differ by that much: check chrony).", fmtS(ag.PublishMedianS))
 	}
 	return s + ": the stamping point is a fixed time before the message reaches the recorder (the node stamps at capture and publishes after processing, or its machine's clock is behind the recorder's by that much); consumers get data that old."
+}
+
+// aheadFindings: topics stamped later than their own record time (the
+// stamping machine's clock ahead of the recorder's).
+func aheadFindings(ages []TopicAge) []finding.Finding {
+	var out []finding.Finding
+	for _, ag := range ages {
+		if ag.Kind != AgeAhead {
+			continue
+		}
+		out = append(out, finding.Finding{Kind: finding.Skew, Detail: AgeAhead, Check: "age", Severity: finding.Warning,
+			Confidence: finding.Confidence{Level: finding.High,
+				Basis:       fmt.Sprintf("the stamps are %s later than their own record time (median), over %d messages: no latency makes a message arrive before it was stamped", fmtS(-ag.MedianS), ag.Count),
+				Contradicts: "a recorder on another clock than the one the stamps were taken on (record time on sim time)"},
+			Subjects: finding.Subjects{Topics: []string{ag.Topic}},
+			Numbers:  []finding.Number{finding.N("median_age", ag.MedianS, "s"), finding.N("max_age", ag.MaxS, "s"), finding.N("messages", float64(ag.Count), "messages")},
+			Sentence: ag.Sentence,
+		})
+	}
+	return out
+}
+
+// staleFindings: topics with a share of messages older than the maximum
+// age when recorded.
+func staleFindings(ages []TopicAge) []finding.Finding {
+	var out []finding.Finding
+	for _, ag := range ages {
+		if ag.Kind != AgeStale {
+			continue
+		}
+		out = append(out, finding.Finding{Kind: finding.Stale, Detail: AgeStale, Check: "age", Severity: finding.Warning,
+			Confidence: finding.Confidence{Level: finding.Medium,
+				Basis:       fmt.Sprintf("%d of %d messages (%.0f %%) were older than %s against %s (median age %s)", ag.OverMax, ag.Count, 100*ag.ShareOverMax, fmtS(ag.MaxAgeS), ag.Reference, fmtS(ag.MedianS)),
+				Contradicts: "an offset that stays the same on every topic of one machine: its clock, not the data, is behind"},
+			Subjects: finding.Subjects{Topics: []string{ag.Topic}},
+			Numbers: []finding.Number{finding.N("median_age", ag.MedianS, "s"), finding.N("p95_age", ag.P95S, "s"),
+				finding.N("max_age_allowed", ag.MaxAgeS, "s"), finding.N("share_over_max", ag.ShareOverMax, "ratio"), finding.N("messages", float64(ag.Count), "messages")},
+			Sentence: ag.Sentence,
+		})
+	}
+	return out
 }

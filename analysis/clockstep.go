@@ -3,12 +3,14 @@ package analysis
 import (
 	"fmt"
 	"sort"
+	"strings"
 
+	"github.com/bagclock/bagclock/analysis/finding"
 	"github.com/bagclock/bagclock/bagread"
 )
 
 const (
-	failOnClockStep = "clock-step"
+	failOnClockStep = string(finding.ClockStep)
 	// recordReorderNS is the backward step of record time that counts when
 	// --jump-min-backward is 0 (which for /clock means any step back): a
 	// multi-threaded recorder writes messages a few milliseconds out of
@@ -339,4 +341,31 @@ func absF(v float64) float64 {
 		return -v
 	}
 	return v
+}
+
+// clockStepFindings: the confirmed system clock steps.
+func clockStepFindings(steps []ClockStep) []finding.Finding {
+	var out []finding.Finding
+	for _, st := range steps {
+		if !st.Confirmed {
+			continue
+		}
+		f := finding.Finding{Kind: finding.ClockStep, Detail: st.Source, Check: "clockstep", Severity: finding.Error,
+			Confidence: finding.Confidence{Level: finding.High,
+				Basis:       fmt.Sprintf("%s stepped %s by %s at %.3f s, %d series with it, %d without", st.Source, st.Kind, fmtS(st.StepS), st.AtS, len(st.Stepped), len(st.Unstepped)),
+				Contradicts: "the same machine's other topics keeping their lag across the step (processing delay or a repeated stamp), or stamps that stay monotonic while the lag rises and decays (late delivery)"},
+			Subjects: finding.Subjects{Topics: []string{st.Topic}},
+			Numbers:  []finding.Number{finding.N("step", st.StepS, "s"), finding.N("at", st.AtS, "s")},
+			Sentence: st.Sentence,
+		}
+		for _, s := range st.Stepped {
+			if strings.Contains(s, "->") {
+				f.Subjects.Links = append(f.Subjects.Links, s)
+			} else if !contains(f.Subjects.Topics, s) {
+				f.Subjects.Topics = append(f.Subjects.Topics, s)
+			}
+		}
+		out = append(out, f)
+	}
+	return out
 }

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/bagclock/bagclock/analysis/finding"
 	"github.com/bagclock/bagclock/bagread"
 )
 
@@ -184,8 +185,15 @@ func assessDamage(rep *Report, bag *bagread.Bag) {
 	}
 	rep.Verdict.Evidence = append(append([]string{}, d.Notes[1:]...), rep.Verdict.Evidence...)
 	rep.Summary.Verdict = rep.Verdict.Sentence
-	if d.Status == DamageDamaged && !contains(rep.Summary.Findings, "damage") {
-		rep.Summary.Findings = append(rep.Summary.Findings, "damage")
+	if d.Status == DamageDamaged {
+		rep.Findings = append(rep.Findings, finding.Normalize(finding.Finding{Kind: finding.Damage, Detail: d.Status, Check: "damage", Severity: finding.Error,
+			Confidence: finding.Confidence{Level: finding.High, Basis: strings.Join(d.Notes, " ")},
+			Numbers: []finding.Number{finding.N("messages_present", float64(d.MessagesPresent), "messages"),
+				finding.N("messages_recorded", float64(d.MessagesRecorded), "messages"), finding.N("skipped", float64(d.SkippedMessages), "messages")},
+			Sentence: lead + ".",
+		}))
+		finding.Sort(rep.Findings)
+		rep.Summary.Findings = finding.Categories(rep.Findings)
 	}
 }
 

@@ -4,7 +4,8 @@ import (
 	"fmt"
 	"math"
 	"sort"
-	"strings"
+
+	"github.com/bagclock/bagclock/analysis/finding"
 )
 
 // finish lets the filters decide what they still hold, then the clock,
@@ -42,7 +43,8 @@ func (a *analyzer) finish() *Report {
 	}
 	sort.Slice(r.Skipped, func(i, j int) bool { return r.Skipped[i].Topic < r.Skipped[j].Topic })
 	r.Topics = a.topicSummaries()
-	s.Findings = a.findings()
+	r.Findings = a.collectFindings()
+	s.Findings = finding.Categories(r.Findings)
 	r.Verdict = a.verdict()
 	s.Verdict = r.Verdict.Sentence
 	return r
@@ -91,78 +93,6 @@ func absI(v int64) int64 {
 		return -v
 	}
 	return v
-}
-
-// findings lists the --fail-on categories present.
-func (a *analyzer) findings() []string {
-	r := &a.rep
-	c := r.Summary.Classes
-	f := []string{}
-	drops := 0
-	for k, v := range r.Summary.Filter {
-		if strings.HasPrefix(k, "dropped_") {
-			drops += v
-		}
-	}
-	for _, p := range r.Pairs {
-		drops -= p.StartupDrops
-	}
-	if len(r.TFTree) == 0 {
-		// No transform in the whole bag: every message waits for tf that
-		// was never recorded. The emulated drops describe the recording,
-		// not the robot; only an empty frame_id is a drop whatever tf does.
-		drops = r.Summary.Filter["dropped_empty_frame"]
-	}
-	// A frame never connected to its target is its own finding.
-	linkDrops, unlinked := a.missingLinkDrops()
-	drops -= linkDrops
-	if drops > 0 {
-		f = append(f, "drop")
-	}
-	if len(unlinked) > 0 {
-		f = append(f, failOnMissingLink)
-	}
-	// An epoch between stamps is a clock fault in any row; seconds are
-	// skew only when they describe a tenth of a pair's rows, as for the
-	// headline: a few rows a second or two ahead of a link that paused
-	// (AMCL between updates) are lag, not two clocks.
-	skewRows := a.skewPairs()
-	if c[string(LaserOnSystemClock)]+c[string(TFOnSystemClock)] > 0 || skewRows || a.offClockFinding() {
-		f = append(f, "clock-mismatch")
-	}
-	if r.Counts.ClockJumps > 0 || r.Counts.StampJumps > 0 {
-		f = append(f, "jump")
-	}
-	if r.ZeroStamp.Count > 0 {
-		f = append(f, "zero-stamp")
-	}
-	skew := skewRows || a.aheadFinding()
-	mismatch, tree := false, false
-	for _, s := range r.Skew {
-		if s.Kind == SkewConstantOffset {
-			skew = true
-		}
-	}
-	for _, t := range r.TFFindings {
-		switch t.FailOn {
-		case "clock-mismatch":
-			mismatch = true
-		case "skew":
-			skew = true
-		case failOnTFTree:
-			tree = true
-		}
-	}
-	if mismatch && !has(f, "clock-mismatch") {
-		f = append(f, "clock-mismatch")
-	}
-	if skew {
-		f = append(f, "skew")
-	}
-	if tree {
-		f = append(f, failOnTFTree)
-	}
-	return append(f, a.timeFindings()...)
 }
 
 // skewPairs reports whether a pair has clock_skew rows in at least a

@@ -4,6 +4,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/bagclock/bagclock/analysis/finding"
 	"github.com/bagclock/bagclock/analysis/topics"
 	"github.com/bagclock/bagclock/bagread"
 	"github.com/bagclock/bagclock/cdr"
@@ -16,54 +17,74 @@ import (
 // TestFindingsBoundary: each finding from its first count on.
 func TestFindingsBoundary(t *testing.T) {
 	link := []TFLink{{Parent: "odom", Child: "base"}}
+	drops := func(out map[string]int, startup int) *pairStats {
+		p := pairWith("/scan", SameClock, 10, 0)
+		p.outcomes, p.startupDrops, p.pathSeen = out, startup, true
+		return p
+	}
 	for _, tc := range []struct {
 		name string
-		prep func(r *Report)
+		prep func(a *analyzer)
 		want []string
 	}{
-		{"nothing", func(r *Report) { r.TFTree = link }, []string{}},
-		{"one drop", func(r *Report) {
-			r.TFTree = link
-			r.Summary.Filter = map[string]int{"dropped_queue_full": 1, "passed": 9}
+		{"nothing", func(a *analyzer) { a.rep.TFTree = link }, []string{}},
+		{"one drop", func(a *analyzer) {
+			a.rep.TFTree = link
+			a.pairs = []*pairStats{drops(map[string]int{"dropped_queue_full": 1, "passed": 9}, 0)}
 		}, []string{"drop"}},
-		{"drops all start-up", func(r *Report) {
-			r.TFTree = link
-			r.Summary.Filter = map[string]int{"dropped_queue_full": 2}
-			r.Pairs = []PairSummary{{StartupDrops: 1}, {StartupDrops: 1}}
+		{"drops all start-up", func(a *analyzer) {
+			a.rep.TFTree = link
+			a.pairs = []*pairStats{drops(map[string]int{"dropped_queue_full": 1}, 1), drops(map[string]int{"dropped_queue_full": 1}, 1)}
 		}, []string{}},
-		{"drops, one not at start-up", func(r *Report) {
-			r.TFTree = link
-			r.Summary.Filter = map[string]int{"dropped_queue_full": 2, "dropped_x": 1}
-			r.Pairs = []PairSummary{{StartupDrops: 2}}
+		{"drops, one not at start-up", func(a *analyzer) {
+			a.rep.TFTree = link
+			a.pairs = []*pairStats{drops(map[string]int{"dropped_queue_full": 2, "dropped_x": 1}, 2)}
 		}, []string{"drop"}},
-		{"no tf at all: only empty frames are drops", func(r *Report) { r.Summary.Filter = map[string]int{"dropped_queue_full": 5} }, []string{}},
-		{"no tf, an empty frame", func(r *Report) {
-			r.Summary.Filter = map[string]int{"dropped_queue_full": 5, "dropped_empty_frame": 1}
+		{"no tf at all: only empty frames are drops", func(a *analyzer) {
+			a.pairs = []*pairStats{drops(map[string]int{"dropped_queue_full": 5}, 0)}
+		}, []string{}},
+		{"no tf, an empty frame", func(a *analyzer) {
+			a.pairs = []*pairStats{drops(map[string]int{"dropped_queue_full": 5, "dropped_empty_frame": 1}, 0)}
 		}, []string{"drop"}},
-		{"a key named dropped_ only", func(r *Report) { r.TFTree = link; r.Summary.Filter = map[string]int{"dropped": 3} }, []string{}},
-		{"laser on system clock", func(r *Report) {
-			r.TFTree = link
-			r.Summary.Classes = map[string]int{string(LaserOnSystemClock): 1}
+		{"a key named dropped_ only", func(a *analyzer) {
+			a.rep.TFTree = link
+			a.pairs = []*pairStats{drops(map[string]int{"dropped": 3}, 0)}
+		}, []string{}},
+		{"laser on system clock", func(a *analyzer) {
+			a.rep.TFTree = link
+			a.pairs = []*pairStats{pairWith("/scan", LaserOnSystemClock, 9, 1)}
 		}, []string{"clock-mismatch"}},
-		{"tf on system clock", func(r *Report) { r.TFTree = link; r.Summary.Classes = map[string]int{string(TFOnSystemClock): 1} }, []string{"clock-mismatch"}},
-		{"a clock jump", func(r *Report) { r.TFTree = link; r.Counts.ClockJumps = 1 }, []string{"jump"}},
-		{"a stamp jump", func(r *Report) { r.TFTree = link; r.Counts.StampJumps = 1 }, []string{"jump"}},
-		{"a zero stamp", func(r *Report) { r.TFTree = link; r.ZeroStamp.Count = 1 }, []string{"zero-stamp"}},
-		{"a constant offset", func(r *Report) { r.TFTree = link; r.Skew = []Skew{{Kind: "jitter"}, {Kind: SkewConstantOffset}} }, []string{"skew"}},
-		{"tf findings", func(r *Report) {
-			r.TFTree = link
-			r.TFFindings = []TFFinding{{FailOn: "clock-mismatch"}, {FailOn: "skew"}, {FailOn: failOnTFTree}, {FailOn: "clock-mismatch"}}
+		{"tf on system clock", func(a *analyzer) {
+			a.rep.TFTree = link
+			a.pairs = []*pairStats{pairWith("/scan", TFOnSystemClock, 9, 1)}
+		}, []string{"clock-mismatch"}},
+		{"a clock jump", func(a *analyzer) { a.rep.TFTree = link; a.rep.Counts.ClockJumps = 1 }, []string{"jump"}},
+		{"a stamp jump", func(a *analyzer) { a.rep.TFTree = link; a.rep.Counts.StampJumps = 1 }, []string{"jump"}},
+		{"a zero stamp", func(a *analyzer) { a.rep.TFTree = link; a.rep.ZeroStamp.Count = 1 }, []string{"zero-stamp"}},
+		{"a constant offset", func(a *analyzer) {
+			a.rep.TFTree = link
+			a.rep.Skew = []Skew{{Kind: "jitter"}, {Kind: SkewConstantOffset}}
+		}, []string{"skew"}},
+		{"tf findings", func(a *analyzer) {
+			a.rep.TFTree = link
+			a.rep.TFFindings = []TFFinding{{FailOn: "clock-mismatch", Sentence: "a"}, {FailOn: "skew", Sentence: "b"}, {FailOn: failOnTFTree, Sentence: "c"}, {FailOn: "clock-mismatch", Sentence: "d"}, {FailOn: "", Sentence: "e"}}
 		}, []string{"clock-mismatch", "skew", failOnTFTree}},
-		{"tf mismatch with a class mismatch: once", func(r *Report) {
-			r.TFTree = link
-			r.Summary.Classes = map[string]int{string(TFOnSystemClock): 2}
-			r.TFFindings = []TFFinding{{FailOn: "clock-mismatch"}}
+		{"tf mismatch with a class mismatch: once", func(a *analyzer) {
+			a.rep.TFTree = link
+			a.pairs = []*pairStats{pairWith("/scan", TFOnSystemClock, 0, 2)}
+			a.rep.TFFindings = []TFFinding{{FailOn: "clock-mismatch", Sentence: "a"}}
 		}, []string{"clock-mismatch"}},
 	} {
 		a := &analyzer{}
-		tc.prep(&a.rep)
-		if got := a.findings(); !reflect.DeepEqual(got, tc.want) {
+		tc.prep(a)
+		fs := a.collectFindings()
+		if got := finding.Categories(fs); !reflect.DeepEqual(got, tc.want) {
 			t.Errorf("%s: findings %q, want %q", tc.name, got, tc.want)
+		}
+		for i := range fs {
+			if err := fs[i].Validate(); err != nil {
+				t.Errorf("%s: %v", tc.name, err)
+			}
 		}
 	}
 }
@@ -88,7 +109,7 @@ func TestSkewPairsBoundary(t *testing.T) {
 		if got := a.skewPairs(); got != tc.want {
 			t.Errorf("%s: skewPairs = %v, want %v", tc.name, got, tc.want)
 		}
-		if got := has(a.findings(), "skew"); got != tc.want {
+		if got := has(finding.Categories(a.collectFindings()), "skew"); got != tc.want {
 			t.Errorf("%s: skew finding %v, want %v", tc.name, got, tc.want)
 		}
 	}

@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"fmt"
+	"github.com/bagclock/bagclock/analysis/finding"
 	"strings"
 )
 
@@ -11,7 +12,7 @@ import (
 // (a URDF without it) or only from the recording (a latched /tf_static
 // published before the recorder started), and either way no clock or
 // queue setting would save those messages.
-const failOnMissingLink = "missing-link"
+const failOnMissingLink = string(finding.MissingLink)
 
 // VerdictMissingLink: the leading topic's frame is in the tf tree but never
 // connected to the target.

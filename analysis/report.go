@@ -11,6 +11,8 @@
 // and DEVELOPERS.md say how to add a check.
 package analysis
 
+import "github.com/bagclock/bagclock/analysis/finding"
+
 // Class is the clock diagnosis of one (scan, target) pair.
 type Class string
 
@@ -205,8 +207,8 @@ type Summary struct {
 	ZeroStampScans int            `json:"zero_stamp_scans"`
 	ClockJumps     []ClockJump    `json:"clock_jumps"`
 	Skipped        int            `json:"skipped_messages"`
-	// Findings are the --fail-on categories found: "drop",
-	// "clock-mismatch", "jump", "zero-stamp", "skew".
+	// Findings are the --fail-on categories of Report.Findings, once
+	// each, in finding.Kinds order (finding.Categories).
 	Findings []string `json:"findings"`
 }
 
@@ -260,17 +262,20 @@ type Report struct {
 	Nodes []NodeClock `json:"nodes,omitempty"`
 	// Damage says how complete the bag is; it leads the verdict. Analyze
 	// always sets it.
-	Damage     *Damage          `json:"damage,omitempty"`
-	Settings   Settings         `json:"settings"`
-	Summary    Summary          `json:"summary"`
-	Verdict    Verdict          `json:"verdict"`
-	ClockJumps []ClockJump      `json:"clock_jumps"`
-	StampJumps []ClockJump      `json:"stamp_jumps"`
-	Stalls     []Stall          `json:"stalls"`
-	ClockRate  *ClockRate       `json:"clock_rate,omitempty"`
-	ZeroStamp  ZeroStampSummary `json:"zero_stamp"`
-	Skew       []Skew           `json:"skew"`
-	TFTree     []TFLink         `json:"tf_tree"`
+	Damage   *Damage  `json:"damage,omitempty"`
+	Settings Settings `json:"settings"`
+	Summary  Summary  `json:"summary"`
+	Verdict  Verdict  `json:"verdict"`
+	// Findings are every check's typed findings, most important first
+	// (finding.Sort); Summary.Findings lists their kinds.
+	Findings   []finding.Finding `json:"findings"`
+	ClockJumps []ClockJump       `json:"clock_jumps"`
+	StampJumps []ClockJump       `json:"stamp_jumps"`
+	Stalls     []Stall           `json:"stalls"`
+	ClockRate  *ClockRate        `json:"clock_rate,omitempty"`
+	ZeroStamp  ZeroStampSummary  `json:"zero_stamp"`
+	Skew       []Skew            `json:"skew"`
+	TFTree     []TFLink          `json:"tf_tree"`
 	// TFFindings diagnose the tf tree itself, most important first.
 	TFFindings []TFFinding  `json:"tf_findings"`
 	Rosout     []RosoutLine `json:"rosout"`

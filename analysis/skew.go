@@ -1,6 +1,11 @@
 package analysis
 
-import "math"
+import (
+	"fmt"
+	"math"
+
+	"github.com/bagclock/bagclock/analysis/finding"
+)
 
 // Skew kinds.
 const (
@@ -144,4 +149,29 @@ func makeSkew(topic, link string, age, pub *reservoir) Skew {
 		s.Kind = SkewOK // too few samples to call an offset constant
 	}
 	return s
+}
+
+// skewTableFindings: a constant offset between record time and the stamps
+// of a topic or link (the recorder's clock and the publisher's apart).
+func skewTableFindings(skew []Skew) []finding.Finding {
+	var out []finding.Finding
+	for _, s := range skew {
+		if s.Kind != SkewConstantOffset {
+			continue
+		}
+		f := finding.Finding{Kind: finding.Skew, Detail: SkewConstantOffset, Check: "skew", Severity: finding.Warning,
+			Confidence: finding.Confidence{Level: finding.Medium,
+				Basis:       fmt.Sprintf("record time − stamp stays at %s (p95 %s, min %s) over %d messages", fmtS(s.MedianS), fmtS(s.P95S), fmtS(s.MinS), s.Count),
+				Contradicts: "a steady processing delay of the publisher (a stamp taken that long before publishing) looks the same when the clocks agree"},
+			Subjects: finding.Subjects{Topics: []string{s.Topic}},
+			Numbers: []finding.Number{finding.N("median_age", s.MedianS, "s"), finding.N("p95_age", s.P95S, "s"),
+				finding.N("min_age", s.MinS, "s"), finding.N("messages", float64(s.Count), "messages")},
+			Sentence: fmt.Sprintf("Record time − stamp is a constant %s on %s: the recorder's clock and the publisher's differ.", fmtS(s.MedianS), skewName(s)),
+		}
+		if s.Link != "" {
+			f.Subjects.Links = []string{s.Link}
+		}
+		out = append(out, f)
+	}
+	return out
 }

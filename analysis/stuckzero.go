@@ -3,10 +3,12 @@ package analysis
 import (
 	"fmt"
 	"strings"
+
+	"github.com/bagclock/bagclock/analysis/finding"
 )
 
 const (
-	failOnStuckZero = "stuck-zero"
+	failOnStuckZero = string(finding.StuckZero)
 	// stuckMinNS and stuckMinMsgs: ROS time 0 this long (record time) and
 	// over this many messages is a node stuck at zero, not the odd message
 	// published just before the first /clock (zero_stamp counts those).
@@ -152,6 +154,21 @@ func zeroNodes(list []NodeClock) []string {
 			name += " (use_sim_time=" + n.UseSimTime + ")"
 		}
 		out = append(out, name)
+	}
+	return out
+}
+
+// stuckZeroFindings: topics whose stamps stay 0.
+func stuckZeroFindings(sz []StuckZero) []finding.Finding {
+	var out []finding.Finding
+	for _, z := range sz {
+		out = append(out, finding.Finding{Kind: finding.StuckZero, Detail: z.Kind, Check: "stuckzero", Severity: finding.Error,
+			Confidence: finding.Confidence{Level: finding.High, Basis: fmt.Sprintf("%d of %d messages stamped 0, from %.3f s to %.3f s", z.Zero, z.Messages, z.FirstS, z.LastS)},
+			Subjects:   finding.Subjects{Topics: []string{z.Topic}, Nodes: append([]string(nil), z.Nodes...)},
+			Numbers: []finding.Number{finding.N("zero", float64(z.Zero), "messages"), finding.N("messages", float64(z.Messages), "messages"),
+				finding.N("first", z.FirstS, "s"), finding.N("last", z.LastS, "s")},
+			Sentence: z.Cause,
+		})
 	}
 	return out
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/bagclock/bagclock/analysis/finding"
 )
 
 // Kinds of TFFinding: faults that live in the tf tree itself, visible in
@@ -15,7 +17,7 @@ const (
 	TFStampsBackward      = "stamps_backward"
 	TFRepeatedStamps      = "repeated_stamps"
 	TFStaticConflict      = "static_conflict"
-	failOnTFTree          = "tf-tree"
+	failOnTFTree          = string(finding.TFTree)
 	maxTFFindingExamples  = 3
 	tfFindingLinkListSize = 8
 )
@@ -154,4 +156,36 @@ func hasLinePrefix(lines []string, prefix string) bool {
 		}
 	}
 	return false
+}
+
+// tfTreeFindings turns the tf tree's diagnoses that are a --fail-on
+// category into findings, in their rank order.
+func tfTreeFindings(tfs []TFFinding) []finding.Finding {
+	var out []finding.Finding
+	for _, t := range tfs {
+		k := finding.Kind(t.FailOn)
+		if !k.Valid() {
+			continue
+		}
+		sev, lvl := finding.Warning, finding.Medium
+		switch t.Kind {
+		case TFOtherClockFamily:
+			sev, lvl = finding.Error, finding.High
+		case TFStaleLink, TFStaticConflict:
+			sev = finding.Error
+		case TFRepeatedStamps:
+			sev = finding.Info
+		}
+		basis := strings.Join(t.Evidence, " ")
+		if basis == "" {
+			basis = fmt.Sprintf("%s on %s", t.Kind, plural(t.Count, "link"))
+		}
+		out = append(out, finding.Finding{Kind: k, Detail: t.Kind, Check: "tftree", Severity: sev,
+			Confidence: finding.Confidence{Level: lvl, Basis: basis},
+			Subjects:   finding.Subjects{Links: append([]string(nil), t.Links...)},
+			Numbers:    []finding.Number{finding.N("links", float64(t.Count), "count")},
+			Sentence:   t.Sentence,
+		})
+	}
+	return out
 }

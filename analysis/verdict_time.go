@@ -8,35 +8,6 @@ import (
 // maxTimeEvidence bounds the evidence lines of each time check.
 const maxTimeEvidence = 3
 
-// timeFindings lists the --fail-on categories of the time checks:
-// clock-step, stuck-zero, wall-timer, stale.
-func (a *analyzer) timeFindings() []string {
-	r := &a.rep
-	f := []string{}
-	for _, st := range r.ClockSteps {
-		if st.Confirmed {
-			f = append(f, failOnClockStep)
-			break
-		}
-	}
-	if len(r.StuckZero) > 0 {
-		f = append(f, failOnStuckZero)
-	}
-	for _, t := range r.TimerClocks {
-		if t.Flagged {
-			f = append(f, failOnWallTimer)
-			break
-		}
-	}
-	for _, ag := range r.Ages {
-		if ag.Kind == AgeStale {
-			f = append(f, failOnStale)
-			break
-		}
-	}
-	return f
-}
-
 // aheadFinding reports whether a topic's stamps run ahead of the
 // recorder's clock (ages of kind ahead): a "skew" finding.
 func (a *analyzer) aheadFinding() bool {

@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"fmt"
+	"github.com/bagclock/bagclock/analysis/finding"
 	"reflect"
 	"testing"
 )
@@ -67,7 +68,7 @@ func TestTimeFindingsEach(t *testing.T) {
 		{"one stuck topic", Report{StuckZero: two.StuckZero[:1]}, []string{failOnStuckZero}},
 	} {
 		a := &analyzer{rep: tc.rep}
-		if got := a.timeFindings(); !reflect.DeepEqual(got, tc.want) {
+		if got := finding.Categories(a.collectFindings()); !reflect.DeepEqual(got, tc.want) {
 			t.Errorf("%s: %q, want %q", tc.name, got, tc.want)
 		}
 	}

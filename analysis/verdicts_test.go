@@ -3,8 +3,10 @@ package analysis
 import (
 	"bufio"
 	"fmt"
+	"github.com/bagclock/bagclock/analysis/finding"
 	"os"
 	"path/filepath"
+	"reflect"
 	"sort"
 	"strings"
 	"testing"
@@ -112,6 +114,15 @@ func verdictOf(t *testing.T, db bagread.Discovered) verdictEntry {
 	rep, err := Analyze(bag, Config{}, nil)
 	if rep == nil {
 		t.Fatalf("%s: %v", db.Rel, err)
+	}
+	// Every finding is complete, and the summary's categories are theirs.
+	for i := range rep.Findings {
+		if err := rep.Findings[i].Validate(); err != nil {
+			t.Errorf("%s: findings[%d]: %v", db.Rel, i, err)
+		}
+	}
+	if got := finding.Categories(rep.Findings); !reflect.DeepEqual(got, rep.Summary.Findings) {
+		t.Errorf("%s: summary.findings %q, categories of findings %q", db.Rel, rep.Summary.Findings, got)
 	}
 	e.Status = rep.Damage.Status
 	e.Class = rep.Verdict.Class

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/bagclock/bagclock/analysis/finding"
 	"github.com/bagclock/bagclock/bagread"
 )
 
@@ -13,7 +14,7 @@ const (
 	TimerSim               = "sim"
 	TimerUndetermined      = "undetermined"
 	TimerIndistinguishable = "indistinguishable"
-	failOnWallTimer        = "wall-timer"
+	failOnWallTimer        = string(finding.WallTimer)
 )
 
 // Thresholds of the timer-clock estimate.
@@ -295,4 +296,25 @@ func wallTimerSentence(topic string, rtf, lo, hi float64) string {
 			topic, lo, hi, 1/hi, 1/lo, fix)
 	}
 	return fmt.Sprintf("%s comes from a wall timer: at real-time factor %.2f it publishes %.1f× per sim period: %s.", topic, rtf, 1/rtf, fix)
+}
+
+// wallTimerFindings: topics published from a wall timer in a sim-time
+// system.
+func wallTimerFindings(tcs []TimerClock) []finding.Finding {
+	var out []finding.Finding
+	for _, t := range tcs {
+		if !t.Flagged {
+			continue
+		}
+		out = append(out, finding.Finding{Kind: finding.WallTimer, Detail: t.Clock, Check: "walltimer", Severity: finding.Warning,
+			Confidence: finding.Confidence{Level: levelOf(t.Confidence),
+				Basis:       fmt.Sprintf("over %d intervals the rate is steady in wall time (%.3g Hz, spread %.2f) and not in sim time (%.3g Hz, spread %.2f)", t.Intervals, t.WallRateHz, t.WallSpread, t.SimRateHz, t.SimSpread),
+				Contradicts: "a real-time factor of 1 throughout (both clocks run alike), or a type that reports in wall time on purpose"},
+			Subjects: finding.Subjects{Topics: []string{t.Topic}},
+			Numbers: []finding.Number{finding.N("wall_rate", t.WallRateHz, "Hz"), finding.N("sim_rate", t.SimRateHz, "Hz"),
+				finding.N("confidence", t.Confidence, "ratio")},
+			Sentence: t.Sentence,
+		})
+	}
+	return out
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/bagclock/bagclock/analysis"
+	"github.com/bagclock/bagclock/analysis/finding"
 )
 
 // JSONWriter streams a report as one JSON object: the "scans" array first,
@@ -36,8 +37,9 @@ func NewJSON(w io.Writer) *JSONWriter {
 // "startup_drops", and the report lists "topics"; 3 adds the time checks:
 // "timer_clocks", "real_time_factor_range", "clock_steps", "stuck_zero",
 // "ages" and "counts.clock_steps"; 4 adds the verdict class
-// "sensor_on_system_clock". See SCHEMA.md.
-const JSONSchemaVersion = 4
+// "sensor_on_system_clock"; 5 adds "findings", every check's typed
+// findings as objects. See SCHEMA.md.
+const JSONSchemaVersion = 5
 
 // errFinished is returned by Row after Finish.
 var errFinished = errors.New("render: json: row after Finish")
@@ -179,6 +181,10 @@ func normalized(rep *analysis.Report) *analysis.Report {
 	c.Summary.Findings = nonNil(c.Summary.Findings)
 	c.Verdict.Evidence = nonNil(c.Verdict.Evidence)
 	c.Verdict.Commands = nonNil(c.Verdict.Commands)
+	c.Findings = make([]finding.Finding, len(rep.Findings))
+	for i, f := range rep.Findings {
+		c.Findings[i] = finding.Normalize(f)
+	}
 	c.ClockJumps = nonNil(c.ClockJumps)
 	c.StampJumps = nonNil(c.StampJumps)
 	c.Stalls = nonNil(c.Stalls)

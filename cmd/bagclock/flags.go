@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/bagclock/bagclock/analysis"
+	"github.com/bagclock/bagclock/analysis/finding"
 	"github.com/bagclock/bagclock/analysis/msgfilter"
 	"github.com/spf13/pflag"
 )
@@ -27,9 +28,15 @@ type analysisFlagValues struct {
 	failOn       []string
 }
 
-// failOnKinds are the finding categories --fail-on accepts.
-var failOnKinds = []string{"drop", "clock-mismatch", "jump", "zero-stamp", "skew", "damage", "tf-tree",
-	"wall-timer", "clock-step", "stuck-zero", "stale", "missing-link"}
+// failOnKinds are the finding categories --fail-on accepts: the finding
+// kinds, in summary order.
+var failOnKinds = func() []string {
+	var out []string
+	for _, k := range finding.Kinds() {
+		out = append(out, string(k))
+	}
+	return out
+}()
 
 // analysisFlags registers the analysis flags on fs.
 func analysisFlags(fs *pflag.FlagSet) *analysisFlagValues {
