@@ -23,8 +23,8 @@ type arith struct {
 	// except in tests that isolate the rounding difference.
 	rounding Flavor
 	scale    float64 // 1 + age_penalty, a double in both libraries
-	err    error
-	x, y   big.Float
+	err      error
+	x, y     big.Float
 }
 
 func (a *arith) fail(what string) {

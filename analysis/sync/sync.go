@@ -32,14 +32,14 @@ type DropReason int
 // Drop reasons. ApproximateTime's are told apart by the code path taken;
 // ExactTime's drop signal covers both of its reasons upstream.
 const (
-	DropQueueFull      DropReason = iota // oldest of a topic over queue_size
-	DropMaxInterval                      // heads span more than max interval
-	DropPivotDropped                     // the topic that would be pivot had dropped messages
-	DropSuperseded                       // a better candidate was found (past cleared)
-	DropOlderThanSet                     // ExactTime: stamp <= last published set
-	DropOverwritten                      // ExactTime: same topic and stamp again
-	DropReset                            // ROS 1 reset on a jump back in time
-	DropBoundBroken                      // ROS 1 reset mode: out of order or closer than the bound
+	DropQueueFull    DropReason = iota // oldest of a topic over queue_size
+	DropMaxInterval                    // heads span more than max interval
+	DropPivotDropped                   // the topic that would be pivot had dropped messages
+	DropSuperseded                     // a better candidate was found (past cleared)
+	DropOlderThanSet                   // ExactTime: stamp <= last published set
+	DropOverwritten                    // ExactTime: same topic and stamp again
+	DropReset                          // ROS 1 reset on a jump back in time
+	DropBoundBroken                    // ROS 1 reset mode: out of order or closer than the bound
 )
 
 var dropNames = [...]string{"queue_full", "max_interval", "pivot_dropped", "superseded", "older_than_set", "overwritten", "reset", "bound_broken"}
