@@ -28,6 +28,17 @@ const (
 	// − p5 within 10 ms or a tenth of the median).
 	stampPointMinNS = int64(50_000_000)
 	failOnStale     = string(finding.Stale)
+	// envelopeWindowNS is the window of the lower envelope of record time
+	// − stamp: latency only ever adds to the age, so the least age of each
+	// second is the clock offset plus the least latency; a burst or a
+	// stall raises it for a while, an offset keeps it.
+	envelopeWindowNS = int64(1_000_000_000)
+	// aheadEnvelopeNS: an envelope this far below 0 in nearly every
+	// window (aheadWindowShare, at least minAheadWindows) proves stamps
+	// later than their own receipt: the stamping clock runs ahead.
+	aheadEnvelopeNS  = int64(20_000_000)
+	aheadWindowShare = 0.9
+	minAheadWindows  = 3
 )
 
 // TopicAge is the age of one analysed topic's messages against the clock
@@ -50,6 +61,18 @@ type TopicAge struct {
 	MaxAgeS      float64 `json:"max_age_s"`
 	OverMax      int     `json:"over_max"`
 	ShareOverMax float64 `json:"share_over_max"`
+	// EnvelopeS is the median over 1 s windows of the least age in each
+	// (the lower envelope of record time − stamp), for system-time stamps;
+	// EnvelopeWindows the windows, AheadWindows those whose least age is
+	// 20 ms or more below 0.
+	EnvelopeS       float64 `json:"envelope_s,omitempty"`
+	EnvelopeWindows int     `json:"envelope_windows,omitempty"`
+	AheadWindows    int     `json:"ahead_windows,omitempty"`
+	// Late counts messages older than MaxAgeS that arrived in a burst
+	// (record time advancing less than a quarter of their stamps' step):
+	// delivered late after a stall or a start-up backlog, not data the
+	// publisher let go stale; they are not in OverMax.
+	Late int `json:"late,omitempty"`
 	// PublishMedianS is the median of MCAP publish time − stamp (both on
 	// the publisher's clock), when the bag has publish times and the stamps
 	// are on system time.
@@ -85,8 +108,42 @@ type ageCheck struct {
 type ageSeries struct {
 	age, pub reservoir
 	over     int
+	late     int
 	clock    bool // reference is /clock (sim-time stamps)
 	record   bool // reference is record time (system-time stamps)
+	// The previous message's stamp and record time (burst delivery).
+	lastStamp, lastLog int64
+	seen               bool
+	env                envelope
+}
+
+// envelope follows the least age of each window of record time.
+type envelope struct {
+	start, min   int64
+	open         bool
+	windows, neg int
+	minima       reservoir
+}
+
+func (e *envelope) add(logNS, age int64) {
+	if e.open && logNS-e.start < envelopeWindowNS {
+		e.min = min(e.min, age)
+		return
+	}
+	e.close()
+	e.start, e.min, e.open = logNS, age, true
+}
+
+func (e *envelope) close() {
+	if !e.open {
+		return
+	}
+	e.windows++
+	if e.min <= -aheadEnvelopeNS {
+		e.neg++
+	}
+	e.minima.add(float64(e.min) / 1e9)
+	e.open = false
 }
 
 const rankAge = 650
@@ -136,8 +193,18 @@ func (c *ageCheck) onStamped(a *analyzer, s *stampedMsg) {
 		t.clock = true
 	}
 	if d > c.maxNS {
-		t.over++
+		// A message of a burst (record time moving much less than the
+		// stamps) was held on the way: late delivery, which settles back.
+		if t.seen && s.stamp > t.lastStamp && 4*(s.m.LogTimeNS-t.lastLog) < s.stamp-t.lastStamp {
+			t.late++
+		} else {
+			t.over++
+		}
 	}
+	if s.stamp >= EpochThresholdNS {
+		t.env.add(s.m.LogTimeNS, d)
+	}
+	t.lastStamp, t.lastLog, t.seen = s.stamp, s.m.LogTimeNS, true
 	t.age.add(float64(d) / 1e9)
 }
 
@@ -176,11 +243,16 @@ func (c *ageCheck) finish(a *analyzer) {
 			continue
 		}
 		t := &c.topics[ts.id]
+		t.env.close()
 		q := t.age.quantiles(0.05, 0.5, 0.95)
 		ag := TopicAge{Topic: ts.name, Reference: "record_time", Count: t.age.n,
 			MedianS: q[1], P95S: q[2], MaxS: t.age.max, MinS: t.age.min,
 			MaxAgeS: float64(c.maxNS) / 1e9, OverMax: t.over, ShareOverMax: float64(t.over) / float64(t.age.n), Kind: AgeOK,
-			PublishMedianS: t.pub.median()} // 0 without publish times
+			PublishMedianS: t.pub.median(), // 0 without publish times
+			Late:           t.late, EnvelopeWindows: t.env.windows, AheadWindows: t.env.neg}
+		if t.env.windows > 0 {
+			ag.EnvelopeS = t.env.minima.median()
+		}
 		if t.clock {
 			ag.Reference = "clock"
 			if t.record {
@@ -218,8 +290,20 @@ func (c *ageCheck) finish(a *analyzer) {
 // message cannot be stamped after the recorder received it on one clock.
 // (A steady offset of a second or more is the skew table's
 // constant_offset, a clock_offset age, before this is asked.)
+//
+// Or, from 20 ms on: the lower envelope of record time − stamp (the least
+// age of each second) 20 ms or more below 0 in 90% of at least three
+// windows. Latency bursts only raise the envelope, and a clock behind the
+// recorder looks like latency; only a clock ahead puts it below 0.
 func isAhead(ag *TopicAge) bool {
-	return ag.Reference == "record_time" && ag.Count >= minSkewSamples && -ag.MedianS*1e9 >= float64(stampPointMinNS) && ag.P95S < 0
+	if ag.Reference != "record_time" || ag.Count < minSkewSamples {
+		return false
+	}
+	if -ag.MedianS*1e9 >= float64(stampPointMinNS) && ag.P95S < 0 {
+		return true
+	}
+	return ag.EnvelopeWindows >= minAheadWindows && float64(ag.AheadWindows) >= aheadWindowShare*float64(ag.EnvelopeWindows) &&
+		-ag.EnvelopeS*1e9 >= float64(aheadEnvelopeNS)
 }
 
 // aheadSentence words system-time stamps later than record time: the
@@ -227,8 +311,18 @@ func isAhead(ag *TopicAge) bool {
 // Only sensor topics are judged so: tf links may be stamped ahead on
 // purpose (AMCL's map->odom by its transform_tolerance).
 func aheadSentence(ag *TopicAge) string {
-	return fmt.Sprintf("%s is stamped %s ahead of the recorder's clock (record time − stamp: median %s, p95 %s): no message is stamped after it was received on one clock, so the clock of the machine stamping %s runs ahead of the recorder's; synchronise the clocks (chrony/NTP). Until then, consumers wait that long for transforms at each stamp, and drop the messages when their queue fills first.",
-		ag.Topic, fmtS(-ag.MedianS), fmtS(ag.MedianS), fmtS(ag.P95S), ag.Topic)
+	return fmt.Sprintf("%s is stamped %s ahead of the recorder's clock (record time − stamp: median %s, p95 %s; its least value of each second %s, below 0 in %d of %d seconds): no message is stamped after it was received on one clock, so the clock of the machine stamping %s runs ahead of the recorder's; synchronise the clocks (chrony/NTP). Until then, consumers wait that long for transforms at each stamp, and drop the messages when their queue fills first.",
+		ag.Topic, fmtS(aheadOf(ag)), fmtS(ag.MedianS), fmtS(ag.P95S), fmtS(ag.EnvelopeS), ag.AheadWindows, ag.EnvelopeWindows, ag.Topic)
+}
+
+// aheadOf is how far ahead a topic's clock is: the median age below 0
+// when it is, else the envelope's (latency bursts can lift the median
+// above 0 while the least age of each second stays below).
+func aheadOf(ag *TopicAge) float64 {
+	if ag.MedianS < 0 {
+		return -ag.MedianS
+	}
+	return -ag.EnvelopeS
 }
 
 // stampPointSentence words a steady age as a stamping-point issue: the

@@ -1,6 +1,8 @@
 package analysis
 
 import (
+	"sort"
+
 	"github.com/bagclock/bagclock/analysis/tf"
 	"github.com/bagclock/bagclock/bagread"
 )
@@ -21,6 +23,13 @@ type stampSeries struct {
 	last, lastLog int64
 	ticks         reservoir
 	seen          bool
+	// pending is a backward step waiting for the series' next stamp: back
+	// above the stamp before the step, by a step of 1.5 paces or more, the
+	// two messages were swapped (a republishing node's threads), not a
+	// jump; a series shifted back goes on at its pace.
+	pending    ClockJump
+	pendingLog int64
+	hasPending bool
 }
 
 func init() {
@@ -64,6 +73,13 @@ func (j *stampJumps) onStamped(a *analyzer, sm *stampedMsg) {
 // earlier steps): three messages a second apart have no pace to jump from.
 func (j *stampJumps) stampJump(a *analyzer, s *stampSeries, stamp int64, m *bagread.Message, link string) {
 	last, ticks := &s.last, &s.ticks
+	if s.hasPending {
+		s.hasPending = false
+		swapped := stamp > s.pending.FromNS && ticks.n >= minPaceSteps && float64(stamp-s.pending.ToNS) >= 1.5*ticks.approxMedian()
+		if !swapped {
+			j.keep(s.pending, s.pendingLog)
+		}
+	}
 	delta := stamp - *last
 	kind := ""
 	switch {
@@ -77,12 +93,19 @@ func (j *stampJumps) stampJump(a *analyzer, s *stampSeries, stamp int64, m *bagr
 	if kind == "" {
 		return
 	}
+	jump := ClockJump{Index: m.Index, LogTimeNS: m.LogTimeNS, FromNS: *last, ToNS: stamp, Kind: kind, Topic: m.Topic, Link: link}
+	if kind == "backward" {
+		s.pending, s.pendingLog, s.hasPending = jump, s.lastLog, true
+		return
+	}
+	j.keep(jump, s.lastLog)
+}
+
+func (j *stampJumps) keep(jump ClockJump, prevLog int64) {
 	j.n++
 	if len(j.kept) < maxJumpsKept {
-		j.kept = append(j.kept, ClockJump{
-			Index: m.Index, LogTimeNS: m.LogTimeNS, FromNS: *last, ToNS: stamp, Kind: kind, Topic: m.Topic, Link: link,
-		})
-		j.prevLog = append(j.prevLog, s.lastLog)
+		j.kept = append(j.kept, jump)
+		j.prevLog = append(j.prevLog, prevLog)
 	}
 }
 
@@ -90,7 +113,32 @@ func (j *stampJumps) stampJump(a *analyzer, s *stampSeries, stamp int64, m *bagr
 // forward step can be a jump.
 const minPaceSteps = 8
 
+// flush keeps the steps back that end their series: nothing came to
+// undo them.
+func (j *stampJumps) flush() {
+	for _, list := range [][]stampSeries{j.topics, j.links} {
+		for i := range list {
+			if list[i].hasPending {
+				list[i].hasPending = false
+				j.keep(list[i].pending, list[i].pendingLog)
+			}
+		}
+	}
+}
+
 func (j *stampJumps) finish(a *analyzer) {
+	j.flush()
+	// Kept in record order, each with the record time before it.
+	idx := make([]int, len(j.kept))
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.SliceStable(idx, func(x, y int) bool { return j.kept[idx[x]].LogTimeNS < j.kept[idx[y]].LogTimeNS })
+	kept, prev := make([]ClockJump, len(idx)), make([]int64, len(idx))
+	for i, k := range idx {
+		kept[i], prev[i] = j.kept[k], j.prevLog[k]
+	}
+	j.kept, j.prevLog = kept, prev
 	a.rep.StampJumps = j.kept
 	a.stampPrevLog = j.prevLog
 	a.rep.Counts.StampJumps = j.n

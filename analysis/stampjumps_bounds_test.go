@@ -20,6 +20,7 @@ func stampJumpsBoundsRun(cfg Config, stamps []int64) *stampJumps {
 		m := &bagread.Message{Topic: "/scan", Index: uint64(i), LogTimeNS: int64(i) * 10_000_000}
 		j.onStamped(a, &stampedMsg{m: m, topic: ts, stamp: s})
 	}
+	j.flush()
 	return j
 }
 

@@ -45,7 +45,7 @@ func aheadGroupSentence(ags []*TopicAge) string {
 func aheadBy(ags []*TopicAge) string {
 	lo, hi := math.Inf(1), math.Inf(-1)
 	for _, ag := range ags {
-		lo, hi = math.Min(lo, -ag.MedianS), math.Max(hi, -ag.MedianS)
+		lo, hi = math.Min(lo, aheadOf(ag)), math.Max(hi, aheadOf(ag))
 	}
 	if hi-lo >= 0.005 {
 		return fmtS(lo) + " to " + fmtS(hi)
@@ -61,7 +61,7 @@ func aheadBy(ags []*TopicAge) string {
 func (a *analyzer) aheadDropsVerdict(v *Verdict, best *pairStats, unit string, medianDiffS float64) bool {
 	ags := a.aheadAges()
 	i := slices.IndexFunc(ags, func(ag *TopicAge) bool { return ag.Topic == best.topic })
-	if i < 0 || medianDiffS < -ags[i].MedianS/2 {
+	if i < 0 || medianDiffS < aheadOf(ags[i])/2 {
 		return false
 	}
 	ahead := map[string]bool{}
@@ -84,7 +84,7 @@ func (a *analyzer) aheadDropsVerdict(v *Verdict, best *pairStats, unit string, m
 	if len(topics) > 0 {
 		noun = "message"
 	}
-	subject := fmt.Sprintf("%s is stamped %s", best.topic, fmtS(-ags[i].MedianS))
+	subject := fmt.Sprintf("%s is stamped %s", best.topic, fmtS(aheadOf(ags[i])))
 	if len(names) > 1 {
 		subject = fmt.Sprintf("%s are stamped %s", joinNames(names), aheadBy(ags))
 	}
