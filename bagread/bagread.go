@@ -64,7 +64,7 @@ const DefaultMaxRecordBytes = 256 << 20
 type Bag struct {
 	// Path is the path the bag was opened from (directory or file).
 	Path string
-	// Storage is StorageSQLite3 or StorageMCAP.
+	// Storage is StorageSQLite3, StorageMCAP or StorageROS1.
 	Storage string
 	// Files are the storage files in timeline order (split index order).
 	Files []File
@@ -200,6 +200,10 @@ type Topic struct {
 	// with Definition "" when the bag has none (sqlite schema ≤ 3).
 	DefinitionEncoding string
 	Definition         string
+	// Connections are a ROS 1 topic's publishers as its connection records
+	// name them (callerid, latching, md5sum, message count), merged across
+	// files by callerid and latching; nil for ROS 2 storage.
+	Connections []Connection
 }
 
 // QoSProfile is one offered QoS profile, policy names normalised to rmw's
@@ -318,6 +322,9 @@ type Message struct {
 	// Prefix is true when Data holds only the start of a longer payload,
 	// as asked by ReadOptions.PrefixTopics.
 	Prefix bool
+	// Publisher is the callerid of a ROS 1 message's connection (the node
+	// that published it, as rosbag record saw it); "" for ROS 2 storage.
+	Publisher string
 	// Err is non-nil when this message could not be recovered (e.g. a
 	// corrupt MESSAGE-mode zstd frame); Data is then nil. Consumers count it
 	// as skipped and go on.

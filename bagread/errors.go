@@ -14,7 +14,7 @@ var ErrOrphanMessage = errors.New("topic_id not in topics table")
 // ErrNotABag marks a path that holds no bag: an empty or foreign file, a
 // metadata.yaml given instead of its directory, or a directory without
 // storage files.
-var ErrNotABag = errors.New("not a ROS 2 bag")
+var ErrNotABag = errors.New("not a ROS bag")
 
 // ErrTooLarge marks a record, chunk or message whose claimed size exceeds
 // Options.MaxRecordBytes.

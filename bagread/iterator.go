@@ -67,6 +67,10 @@ type rawMessage struct {
 	// size is the full payload length when data is only its prefix
 	// (prefix reads); 0 otherwise.
 	size int64
+	// plain: the payload is never a MESSAGE-mode zstd frame (ROS 1).
+	plain bool
+	// publisher is a ROS 1 connection's callerid.
+	publisher string
 }
 
 // stream is one file's message source.
@@ -230,7 +234,7 @@ func (it *Iterator) fill(r *rawMessage) {
 		Topic: r.topic, Type: r.typ, LogTimeNS: r.logTime,
 		PublishTimeNS: r.pubTime, HasPublishTime: r.hasPub,
 		FileIndex: r.fileIndex, Position: r.pos, ChunkOffset: r.chunkOff,
-		Index: idx, Data: r.data, Size: int64(len(r.data)),
+		Index: idx, Data: r.data, Size: int64(len(r.data)), Publisher: r.publisher,
 	}
 	if it.px != nil {
 		defer it.cutPrefix(m, r)
@@ -247,7 +251,7 @@ func (it *Iterator) fill(r *rawMessage) {
 		it.fillTimeOnly(m, r)
 		return
 	}
-	if isZstdFrame(r.data) {
+	if !r.plain && isZstdFrame(r.data) {
 		if it.zdec == nil {
 			d, err := newBlockDecoder(it.bag.limit())
 			if err != nil {

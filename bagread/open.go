@@ -21,6 +21,8 @@ type storageTopic struct {
 	Count                                uint64
 	// DefEncoding and Def: the file's message definition of Type, if any.
 	DefEncoding, Def string
+	// Conns are a ROS 1 file's connection records of the topic.
+	Conns []Connection
 }
 
 // opened is what a backend returns for one file.
@@ -262,6 +264,8 @@ func storageFromName(name string) string {
 		return StorageSQLite3
 	case strings.HasSuffix(n, ".mcap"):
 		return StorageMCAP
+	case strings.HasSuffix(name, ".bag"), strings.HasSuffix(name, ".bag.active"):
+		return StorageROS1
 	}
 	return ""
 }
@@ -307,6 +311,8 @@ func sniffFrom(path string, f io.ReadSeeker, limit int64) (storage string, compr
 		return StorageSQLite3, compressed, nil
 	case bytes.HasPrefix(head, mcapMagic):
 		return StorageMCAP, compressed, nil
+	case !compressed && bytes.HasPrefix(head, ros1Magic):
+		return StorageROS1, false, nil
 	}
 	return "", compressed, notStorage(path, head)
 }
@@ -317,11 +323,11 @@ func sniffFrom(path string, f io.ReadSeeker, limit int64) (storage string, compr
 func notStorage(path string, head []byte) error {
 	switch {
 	case len(head) == 0:
-		return fmt.Errorf("%w: the file is empty (0 bytes), not a sqlite3 (.db3) or MCAP file", ErrNotABag)
+		return fmt.Errorf("%w: the file is empty (0 bytes), not a sqlite3 (.db3), MCAP or ROS 1 (.bag) file", ErrNotABag)
 	case filepath.Base(path) == "metadata.yaml" || bytes.HasPrefix(head, []byte("rosbag2_bagfile")):
 		return fmt.Errorf("%w: this is a bag's metadata.yaml; pass the directory that holds it (%s)", ErrNotABag, filepath.Dir(path))
 	}
-	return fmt.Errorf("%w: it is neither a sqlite3 (.db3) nor an MCAP file (it does not start with either's signature)", ErrNotABag)
+	return fmt.Errorf("%w: it is neither a sqlite3 (.db3), an MCAP nor a ROS 1 (.bag) file (it does not start with any of their signatures)", ErrNotABag)
 }
 
 // addFile opens one storage file and merges it into the bag.
@@ -334,6 +340,8 @@ func (b *Bag) addFile(path string) error {
 	switch storage {
 	case StorageSQLite3:
 		o, err = b.openSQLite(path, compressed)
+	case StorageROS1:
+		o, err = b.openROS1(path)
 	default:
 		o, err = b.openMCAP(path, compressed)
 	}
@@ -390,6 +398,7 @@ func (b *Bag) add(path, storage string, compressed bool, o *opened) {
 		if bt.Definition == "" && t.Def != "" {
 			bt.DefinitionEncoding, bt.Definition = t.DefEncoding, t.Def
 		}
+		bt.Connections = mergeConnections(bt.Connections, t.Conns)
 	}
 }
 

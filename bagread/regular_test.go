@@ -182,12 +182,12 @@ func TestPrivateDir(t *testing.T) {
 func TestNotStorage(t *testing.T) {
 	dir := t.TempDir()
 	for _, c := range []struct {
-		name, data, want string // want after "PATH: not a ROS 2 bag: "
+		name, data, want string // want after "PATH: not a ROS bag: "
 	}{
-		{"e.mcap", "", "the file is empty (0 bytes), not a sqlite3 (.db3) or MCAP file"},
+		{"e.mcap", "", "the file is empty (0 bytes), not a sqlite3 (.db3), MCAP or ROS 1 (.bag) file"},
 		{"metadata.yaml", "version: 5\n", "this is a bag's metadata.yaml; pass the directory that holds it (" + dir + ")"},
 		{"copy.yaml", "rosbag2_bagfile_information:\n", "this is a bag's metadata.yaml; pass the directory that holds it (" + dir + ")"},
-		{"x.bin", "hello, world", "it is neither a sqlite3 (.db3) nor an MCAP file (it does not start with either's signature)"},
+		{"x.bin", "hello, world", "it is neither a sqlite3 (.db3), an MCAP nor a ROS 1 (.bag) file (it does not start with any of their signatures)"},
 	} {
 		p := filepath.Join(dir, c.name)
 		if err := os.WriteFile(p, []byte(c.data), 0o644); err != nil {
@@ -198,7 +198,7 @@ func TestNotStorage(t *testing.T) {
 			b.Close()
 		}
 		var fe *FileError
-		if want := p + ": not a ROS 2 bag: " + c.want; err == nil || err.Error() != want || !errors.Is(err, ErrNotABag) || !errors.As(err, &fe) || fe.Offset != -1 {
+		if want := p + ": not a ROS bag: " + c.want; err == nil || err.Error() != want || !errors.Is(err, ErrNotABag) || !errors.As(err, &fe) || fe.Offset != -1 {
 			t.Errorf("Open(%s) = %v, want %q", c.name, err, want)
 		}
 	}

@@ -43,9 +43,9 @@ func TestErrorsInUsersWords(t *testing.T) {
 		want []string
 	}{
 		{"missing path", filepath.Join(dir, "no-such-bag"), []string{"no such file or directory", "Check the path"}},
-		{"empty db3", write("empty.db3", nil), []string{"not a ROS 2 bag", "empty (0 bytes)", "BAG is a bag directory"}},
+		{"empty db3", write("empty.db3", nil), []string{"not a ROS bag", "empty (0 bytes)", "BAG is a bag directory"}},
 		{"empty mcap", write("empty.mcap", nil), []string{"empty (0 bytes)"}},
-		{"text file", write("notes.txt", []byte("hello\n")), []string{"neither a sqlite3 (.db3) nor an MCAP file", "BAG is a bag directory"}},
+		{"text file", write("notes.txt", []byte("hello\n")), []string{"neither a sqlite3 (.db3), an MCAP nor a ROS 1 (.bag) file", "BAG is a bag directory"}},
 		{"foreign binary", write("x.mcap", []byte{0x00, 0xff, 0x13, 0x37, 'Z'}), []string{"neither a sqlite3"}},
 		{"empty directory", mkdir("emptydir"), []string{"no storage files", "no metadata.yaml"}},
 		{"metadata.yaml given", write("bag/metadata.yaml", []byte("rosbag2_bagfile_information:\n  version: 5\n")),

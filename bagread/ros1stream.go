@@ -1,0 +1,158 @@
+package bagread
+
+import "fmt"
+
+// ros1Stream yields a ROS 1 bag's messages chunk by chunk, in file order.
+// Both orders yield record order: rosbag record writes messages as they
+// arrive, so within a file that is also (nearly) record-time order; files
+// are merged by time by the Iterator as for the other storages.
+type ros1Stream struct {
+	h         *ros1Handle
+	fileIndex int
+	sel       selection
+	rf        ros1File
+	dec       ros1Decompressor
+
+	chunk int    // next chunk to open
+	buf   []byte // current decompressed chunk
+	p     int    // next record in buf
+	cur   *ros1Chunk
+	// pending error messages of a chunk that could not be read: one per
+	// message its chunk info counts (conn, left).
+	pendConn  []ros1ChunkConn
+	pendErr   error
+	lastConn  uint32
+	lastC     *ros1Conn
+	msg       rawMessage
+	probs     []Problem
+	delivered uint64
+}
+
+func (h *ros1Handle) open(fileIndex int, sel selection, order Order) (stream, error) {
+	s := &ros1Stream{h: h, fileIndex: fileIndex, sel: sel, chunk: 0}
+	s.rf = ros1File{path: h.path, f: h.f, size: h.size, limit: h.limit}
+	s.dec.cd.limit = h.limit
+	for _, p := range h.damage {
+		p.FileIndex = fileIndex
+		s.probs = append(s.probs, p)
+	}
+	return s, nil
+}
+
+// wanted reports whether a chunk holds a selected connection.
+func (s *ros1Stream) wanted(ch *ros1Chunk) bool {
+	if s.sel == nil {
+		return true
+	}
+	for _, cc := range ch.conns {
+		if c := s.h.conns[cc.conn]; c != nil && s.sel.has(c.info.topic) {
+			return true
+		}
+	}
+	return false
+}
+
+func (s *ros1Stream) next() bool {
+	for {
+		if len(s.pendConn) > 0 {
+			cc := &s.pendConn[0]
+			c := s.h.conns[cc.conn]
+			if cc.count == 0 || c == nil || !s.sel.has(c.info.topic) {
+				s.pendConn = s.pendConn[1:]
+				continue
+			}
+			cc.count--
+			s.msg = rawMessage{topic: c.info.topic, typ: c.info.typ, logTime: s.cur.start, pos: s.cur.pos, chunkOff: -1, err: s.pendErr, fileIndex: s.fileIndex, plain: true, publisher: c.Callerid}
+			return true
+		}
+		if s.buf != nil && s.p < len(s.buf) {
+			if s.nextInChunk() {
+				return true
+			}
+			continue
+		}
+		s.buf = nil
+		if s.chunk >= len(s.h.chunks) {
+			return false
+		}
+		s.cur = &s.h.chunks[s.chunk]
+		s.chunk++
+		if !s.wanted(s.cur) {
+			continue
+		}
+		s.loadChunk()
+	}
+}
+
+// loadChunk reads and decompresses the current chunk; on failure its
+// messages (as the chunk info counts them) are yielded with Err set.
+func (s *ros1Stream) loadChunk() {
+	fail := func(err error) {
+		s.probs = append(s.probs, Problem{FileIndex: s.fileIndex, File: s.h.path, Offset: s.cur.pos, Err: err, Skipped: true, Recovered: s.delivered})
+		s.pendConn = append(s.pendConn[:0], s.cur.conns...)
+		s.pendErr = err
+	}
+	a, err := s.rf.at(s.cur.pos)
+	if err != nil {
+		fail(fmt.Errorf("chunk record: %w", err))
+		return
+	}
+	if a.rec.op != ros1OpChunk || !a.rec.hasSize {
+		fail(fmt.Errorf("the index points at a record of op 0x%02x, not a chunk", a.rec.op))
+		return
+	}
+	src, err := s.rf.data(a)
+	if err != nil {
+		fail(fmt.Errorf("chunk data: %w", err))
+		return
+	}
+	buf, err := s.dec.decompress(a.rec.compression, src, a.rec.size)
+	if err != nil {
+		fail(fmt.Errorf("chunk: %w", err))
+		return
+	}
+	s.buf, s.p = buf, 0
+}
+
+// nextInChunk yields the next selected message of the current chunk;
+// false when the chunk has no more (or its rest is torn).
+func (s *ros1Stream) nextInChunk() bool {
+	var r ros1Record
+	for s.p < len(s.buf) {
+		off := s.p
+		data, next, err := ros1Slice(s.buf, s.p, &r)
+		if err != nil {
+			s.probs = append(s.probs, Problem{FileIndex: s.fileIndex, File: s.h.path, Offset: s.cur.pos, Err: fmt.Errorf("chunk offset %d: %w", off, err), WentOn: true, Recovered: s.delivered})
+			s.p = len(s.buf)
+			return false
+		}
+		s.p = next
+		if r.op != ros1OpMessage {
+			continue
+		}
+		c := s.lastC
+		if c == nil || r.conn != s.lastConn {
+			c = s.h.conns[r.conn]
+			if c == nil {
+				s.probs = append(s.probs, Problem{FileIndex: s.fileIndex, File: s.h.path, Offset: s.cur.pos, Err: fmt.Errorf("chunk offset %d: message on connection %d, which has no connection record", off, r.conn), WentOn: true, Recovered: s.delivered})
+				continue
+			}
+			s.lastConn, s.lastC = r.conn, c
+		}
+		if !s.sel.has(c.info.topic) {
+			continue
+		}
+		s.msg = rawMessage{topic: c.info.topic, typ: c.info.typ, logTime: r.time, pos: s.cur.pos, chunkOff: int64(off), data: data, fileIndex: s.fileIndex, plain: true, publisher: c.Callerid}
+		s.delivered++
+		return true
+	}
+	return false
+}
+
+func (s *ros1Stream) message() *rawMessage { return &s.msg }
+func (s *ros1Stream) err() error           { return nil }
+func (s *ros1Stream) problems() []Problem  { return s.probs }
+func (s *ros1Stream) close() error {
+	s.dec.cd.close()
+	return nil
+}

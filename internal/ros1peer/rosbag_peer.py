@@ -1,0 +1,131 @@
+#!/usr/bin/python3
+"""Writes and reads ROS 1 bags with Debian's real rosbag library
+(python3-rosbag), for bagclock's differential tests.
+
+  rosbag_peer.py write OUT COMPRESSION SCENARIO [ACTIVE_COPY]
+      COMPRESSION: none | bz2 | lz4
+      SCENARIO: healthy | scan_on_system_time
+      ACTIVE_COPY: also copy the file as it stood before close (index_pos
+      still 0, no index: what a crash leaves as .bag.active)
+  rosbag_peer.py dump BAG
+      one JSON line per message in file order: topic, record time (ns),
+      callerid, latching, sha256 of the serialized bytes, and the header
+      stamps (a stamped message's header, every transform of a TFMessage,
+      a Clock's clock), then a summary line of rosbag's own counts.
+"""
+import hashlib
+import json
+import shutil
+import sys
+
+import rosbag
+import genpy
+from rosgraph_msgs.msg import Clock, Log
+from sensor_msgs.msg import LaserScan
+from tf2_msgs.msg import TFMessage
+from geometry_msgs.msg import TransformStamped
+
+SIM0 = 100  # /clock starts at 100 s of sim time
+SYSTEM = 1700000000  # a system-clock stamp (Nov 2023)
+
+
+def tf(parent, child, stamp, x=0.0):
+    t = TransformStamped()
+    t.header.frame_id = parent
+    t.header.stamp = stamp
+    t.child_frame_id = child
+    t.transform.translation.x = x
+    t.transform.rotation.w = 1.0
+    return t
+
+
+def conn(callerid, latching=False, msg=None):
+    h = {"callerid": callerid}
+    if msg is not None:
+        h.update({"type": msg._type, "md5sum": msg._md5sum, "message_definition": msg._full_text})
+    if latching:
+        h["latching"] = "1"
+    return h
+
+
+def write(out, compression, scenario, active_copy=None):
+    bag = rosbag.Bag(out, "w", compression=compression, chunk_threshold=8 * 1024)
+    try:
+        t0 = genpy.Time(SIM0)
+        # Latched static transforms, one publisher, written first (as
+        # rosbag record writes what a latched publisher sends on connect).
+        st = TFMessage(transforms=[tf("/base_link", "laser", t0), tf("base_link", "imu", t0)])
+        bag.write("/tf_static", st, genpy.Time(SYSTEM), connection_header=conn("/robot_state_publisher", True, st))
+        for i in range(400):  # 40 s at 10 Hz of sim time
+            sim = genpy.Time(SIM0) + genpy.Duration(0, i * 100_000_000)
+            rec = genpy.Time(SYSTEM) + genpy.Duration(0, i * 100_000_000)  # record time: wall clock
+            c = Clock(clock=sim)
+            bag.write("/clock", c, rec, connection_header=conn("/play", msg=c))
+            # Two publishers on /tf: odom->base_link and map->odom.
+            m = TFMessage(transforms=[tf("odom", "base_link", sim, 0.01 * i)])
+            bag.write("/tf", m, rec, connection_header=conn("/robot_base", msg=m))
+            if i % 2 == 0:
+                m = TFMessage(transforms=[tf("/map", "odom", sim)])
+                bag.write("/tf", m, rec, connection_header=conn("/amcl", msg=m))
+            s = LaserScan()
+            s.header.seq = i
+            s.header.frame_id = "laser"
+            s.header.stamp = sim - genpy.Duration(0, 5_000_000)
+            if scenario == "scan_on_system_time":
+                s.header.stamp = rec - genpy.Duration(0, 5_000_000)
+            s.angle_min, s.angle_max, s.angle_increment = -1.5, 1.5, 0.01
+            s.range_min, s.range_max = 0.1, 30.0
+            s.ranges = [1.0 + 0.001 * k for k in range(300)]
+            bag.write("/scan", s, rec, connection_header=conn("/hokuyo_node", msg=s))
+            if i % 50 == 0:
+                log = Log(level=Log.INFO, name="/hokuyo_node", msg="scan %d" % i)
+                log.header.stamp = sim
+                bag.write("/rosout", log, rec, connection_header=conn("/rosout", msg=log))
+            if i == 200 and active_copy:
+                # What a crash leaves: the chunks written so far, the bag
+                # header still saying index_pos 0.
+                bag._file.flush()
+                shutil.copyfile(out, active_copy)
+    finally:
+        bag.close()
+
+
+def stamps(msg):
+    if hasattr(msg, "transforms"):
+        return [[t.header.stamp.to_nsec(), t.header.frame_id, t.child_frame_id] for t in msg.transforms]
+    if hasattr(msg, "clock"):
+        return [[msg.clock.to_nsec()]]
+    if hasattr(msg, "header"):
+        return [[msg.header.stamp.to_nsec(), msg.header.frame_id, msg.header.seq]]
+    return []
+
+
+def dump(path):
+    counts = {}
+    with rosbag.Bag(path) as bag:
+        for topic, raw, t, conn_header in bag.read_messages(raw=True, return_connection_header=True):
+            data = raw[1]
+            msg = raw[4]()
+            msg.deserialize(data)
+            print(json.dumps({
+                "topic": topic,
+                "time": t.to_nsec(),
+                "callerid": conn_header.get("callerid", b"").decode() if isinstance(conn_header.get("callerid", b""), bytes) else conn_header.get("callerid", ""),
+                "sha256": hashlib.sha256(data).hexdigest(),
+                "stamps": stamps(msg),
+            }))
+            counts[topic] = counts.get(topic, 0) + 1
+        info = bag.get_type_and_topic_info()
+        print(json.dumps({"summary": True, "counts": counts,
+                          "message_count": bag.get_message_count(),
+                          "types": {k: v.msg_type for k, v in info.topics.items()},
+                          "connections": {k: v.connections for k, v in info.topics.items()}}))
+
+
+if __name__ == "__main__":
+    if sys.argv[1] == "write":
+        write(sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5] if len(sys.argv) > 5 else None)
+    elif sys.argv[1] == "dump":
+        dump(sys.argv[2])
+    else:
+        sys.exit("usage: rosbag_peer.py write OUT COMPRESSION SCENARIO [ACTIVE_COPY] | dump BAG")
