@@ -168,7 +168,9 @@ func (d *discoverer) dir(root, path, rel string, ancestors []string, rootName st
 			}
 		}
 		switch {
-		case storageFromName(name) != "":
+		case storageFromName(name) != "" && !(isDir && storageFromName(name) == StorageROS1):
+			// (A directory named x.bag is a rosbag2 bag directory, not a
+			// ROS 1 bag file.)
 			storage = append(storage, entry{name, p})
 		case name == "metadata.yaml" && !isDir:
 			hasMeta = true
