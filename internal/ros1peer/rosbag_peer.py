@@ -4,7 +4,9 @@
 
   rosbag_peer.py write OUT COMPRESSION SCENARIO [ACTIVE_COPY]
       COMPRESSION: none | bz2 | lz4
-      SCENARIO: healthy | scan_on_system_time
+      SCENARIO: healthy | scan_on_system_time | zero_stamps | legacy_tf | tiny
+        (zero_stamps: /scan stamped 0 throughout; legacy_tf: /tf written
+        as the ROS 1 tf package's tf/tfMessage, as pre-tf2 recorders did)
       ACTIVE_COPY: also copy the file as it stood before close (index_pos
       still 0, no index: what a crash leaves as .bag.active)
   rosbag_peer.py dump BAG
@@ -39,10 +41,10 @@ def tf(parent, child, stamp, x=0.0):
     return t
 
 
-def conn(callerid, latching=False, msg=None):
+def conn(callerid, latching=False, msg=None, typ=None):
     h = {"callerid": callerid}
     if msg is not None:
-        h.update({"type": msg._type, "md5sum": msg._md5sum, "message_definition": msg._full_text})
+        h.update({"type": typ or msg._type, "md5sum": msg._md5sum, "message_definition": msg._full_text})
     if latching:
         h["latching"] = "1"
     return h
@@ -56,30 +58,39 @@ def write(out, compression, scenario, active_copy=None):
         # rosbag record writes what a latched publisher sends on connect).
         st = TFMessage(transforms=[tf("/base_link", "laser", t0), tf("base_link", "imu", t0)])
         bag.write("/tf_static", st, genpy.Time(SYSTEM), connection_header=conn("/robot_state_publisher", True, st))
-        for i in range(400):  # 40 s at 10 Hz of sim time
+        for i in range(4 if scenario == "tiny" else 400):  # 40 s at 10 Hz of sim time (tiny: fuzz seeds)
             sim = genpy.Time(SIM0) + genpy.Duration(0, i * 100_000_000)
             rec = genpy.Time(SYSTEM) + genpy.Duration(0, i * 100_000_000)  # record time: wall clock
             c = Clock(clock=sim)
             bag.write("/clock", c, rec, connection_header=conn("/play", msg=c))
             # Two publishers on /tf: odom->base_link and map->odom.
+            # tf/tfMessage has tf2_msgs/TFMessage's definition and md5sum.
+            tftype = "tf/tfMessage" if scenario == "legacy_tf" else None
             m = TFMessage(transforms=[tf("odom", "base_link", sim, 0.01 * i)])
-            bag.write("/tf", m, rec, connection_header=conn("/robot_base", msg=m))
+            bag.write("/tf", m, rec, connection_header=conn("/robot_base", msg=m, typ=tftype))
             if i % 2 == 0:
                 m = TFMessage(transforms=[tf("/map", "odom", sim)])
-                bag.write("/tf", m, rec, connection_header=conn("/amcl", msg=m))
+                bag.write("/tf", m, rec, connection_header=conn("/amcl", msg=m, typ=tftype))
             s = LaserScan()
             s.header.seq = i
             s.header.frame_id = "laser"
             s.header.stamp = sim - genpy.Duration(0, 5_000_000)
             if scenario == "scan_on_system_time":
                 s.header.stamp = rec - genpy.Duration(0, 5_000_000)
+            if scenario == "zero_stamps":
+                s.header.stamp = genpy.Time(0)
+            s.time_increment, s.scan_time = 0.0001, 0.1
+            s.intensities = [float(k % 7) for k in range(i % 3 * 100)]
             s.angle_min, s.angle_max, s.angle_increment = -1.5, 1.5, 0.01
             s.range_min, s.range_max = 0.1, 30.0
             s.ranges = [1.0 + 0.001 * k for k in range(300)]
             bag.write("/scan", s, rec, connection_header=conn("/hokuyo_node", msg=s))
             if i % 50 == 0:
-                log = Log(level=Log.INFO, name="/hokuyo_node", msg="scan %d" % i)
+                log = Log(level=Log.INFO, name="/hokuyo_node", msg="scan %d" % i,
+                          file="hokuyo_node.cpp", function="scanThread", line=400 + i,
+                          topics=["/scan", "/rosout"][: i % 3])
                 log.header.stamp = sim
+                log.header.seq = i
                 bag.write("/rosout", log, rec, connection_header=conn("/rosout", msg=log))
             if i == 200 and active_copy:
                 # What a crash leaves: the chunks written so far, the bag
@@ -100,6 +111,24 @@ def stamps(msg):
     return []
 
 
+def fields(msg):
+    """The decoded fields bagclock's ROS 1 deserializer reads, per type."""
+    if hasattr(msg, "transforms"):
+        return [[t.header.seq, t.header.stamp.secs, t.header.stamp.nsecs, t.header.frame_id, t.child_frame_id,
+                 t.transform.translation.x, t.transform.translation.y, t.transform.translation.z,
+                 t.transform.rotation.x, t.transform.rotation.y, t.transform.rotation.z, t.transform.rotation.w]
+                for t in msg.transforms]
+    if hasattr(msg, "clock"):
+        return [msg.clock.secs, msg.clock.nsecs]
+    if hasattr(msg, "level"):
+        return [msg.header.seq, msg.header.stamp.secs, msg.header.stamp.nsecs, msg.header.frame_id, msg.level,
+                msg.name, msg.msg, msg.file, msg.function, msg.line, list(msg.topics)]
+    if hasattr(msg, "ranges"):
+        return [msg.header.seq, msg.header.stamp.secs, msg.header.stamp.nsecs, msg.header.frame_id,
+                msg.time_increment, msg.scan_time, len(msg.ranges), len(msg.intensities)]
+    return None
+
+
 def dump(path):
     counts = {}
     with rosbag.Bag(path) as bag:
@@ -113,6 +142,8 @@ def dump(path):
                 "callerid": conn_header.get("callerid", b"").decode() if isinstance(conn_header.get("callerid", b""), bytes) else conn_header.get("callerid", ""),
                 "sha256": hashlib.sha256(data).hexdigest(),
                 "stamps": stamps(msg),
+                "type": raw[0],
+                "fields": fields(msg),
             }))
             counts[topic] = counts.get(topic, 0) + 1
         info = bag.get_type_and_topic_info()
