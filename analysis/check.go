@@ -82,6 +82,15 @@ type stampedHook interface {
 	onStamped(a *analyzer, s *stampedMsg)
 }
 
+// headerHook sees the header stamp of each message of an analysed topic
+// and of the record-time-only topics a check asked headers of
+// (topicState.header), before anything else is done with it: a header
+// never filled in (stamp 0, no frame) included; err is the decode error
+// (the message is skipped).
+type headerHook interface {
+	onHeader(a *analyzer, m *bagread.Message, ts *topicState, stampNS int64, err error)
+}
+
 // recordHook sees each message of the record-time-only topics (no
 // payload: m.Data is empty, m.Size the stored length).
 type recordHook interface {
@@ -102,6 +111,7 @@ const (
 	rankZeroStamp  = 300
 	rankTFTree     = 400
 	rankRosout     = 500
+	rankSync       = 600
 )
 
 type checkMaker struct {
@@ -145,6 +155,9 @@ func (a *analyzer) registerChecks() {
 		}
 		if h, ok := c.(stampedHook); ok {
 			a.stampedHooks = append(a.stampedHooks, h)
+		}
+		if h, ok := c.(headerHook); ok {
+			a.headerHooks = append(a.headerHooks, h)
 		}
 		if h, ok := c.(recordHook); ok {
 			a.recordHooks = append(a.recordHooks, h)

@@ -44,6 +44,10 @@ type Config struct {
 	// runs; a caller already running one bag per core (scan -j) sets
 	// this, and should open the bag with bagread.Options.Sequential too.
 	Sequential bool
+	// Sync lists the message_filters synchronizers to emulate (--sync);
+	// nil means the ones the bag's topics suggest (syncdefaults.go):
+	// image + camera_info pairs, depth + colour cameras.
+	Sync []SyncSpec
 	// Progress, when set, is called now and then with bytes of storage read
 	// so far (for progress bars).
 	Progress func(done int64)
@@ -52,3 +56,20 @@ type Config struct {
 // ScanSink receives each (scan, target) row as soon as it is final. The row
 // is reused after the call returns.
 type ScanSink func(*ScanRow) error
+
+// SyncSpec is one synchronizer to emulate: 2 to 9 stamped topics and the
+// message_filters policy that pairs them.
+type SyncSpec struct {
+	Topics []string
+	// Policy is "approximate" (sync_policies::ApproximateTime) or "exact"
+	// (sync_policies::ExactTime).
+	Policy string
+	// QueueSize is the policy's queue_size (at least 1).
+	QueueSize int
+	// MaxIntervalS is ApproximateTime's max interval duration in seconds;
+	// 0 leaves the library's default (no limit).
+	MaxIntervalS float64
+	// Source says where the configuration comes from ("--sync", or the
+	// consumer a default emulates).
+	Source string
+}

@@ -127,7 +127,11 @@ func decodeOne(x *decoded, m *bagread.Message, ts *topicState, own bool) {
 	case roleTF, roleTFStatic:
 		_, x.err = cdr.DecodeTFMessageInto(&x.tf, m.Data)
 	case roleTimeOnly:
-		// Record times only: no payload was read.
+		// Record times only: no payload was read, unless a check wants
+		// the header.
+		if ts.header {
+			x.err = cdr.DecodeHeaderInto(&x.hdr, m.Data, ts.typ)
+		}
 	default:
 		x.msg.Data = m.Data
 		if own {

@@ -25,6 +25,7 @@ func (a *analyzer) collectFindings() []finding.Finding {
 	fs = append(fs, stuckZeroFindings(r.StuckZero)...)
 	fs = append(fs, wallTimerFindings(r.TimerClocks)...)
 	fs = append(fs, staleFindings(r.Ages)...)
+	fs = append(fs, syncFindings(r.Sync)...)
 	for i := range fs {
 		fs[i] = finding.Normalize(fs[i])
 	}

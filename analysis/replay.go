@@ -53,6 +53,7 @@ type analyzer struct {
 	tfHooks      []tfHook
 	stampedHooks []stampedHook
 	recordHooks  []recordHook
+	headerHooks  []headerHook
 
 	// stampPrevLog is, per kept stamp jump, the record time of the
 	// message before it (stampjumps.go, for clockstep.go).
@@ -109,6 +110,9 @@ func newAnalyzer(bag *bagread.Bag, cfg Config, sink ScanSink) (*analyzer, error)
 	}
 	if cfg.JumpMinBackwardNS > 0 {
 		return nil, fmt.Errorf("jump min backward %d ns: must be <= 0", cfg.JumpMinBackwardNS)
+	}
+	if err := ValidateSync(cfg.Sync); err != nil {
+		return nil, err
 	}
 	if err := a.selectTopics(); err != nil {
 		return nil, err
@@ -398,6 +402,11 @@ func (a *analyzer) replay(x *decoded, sizes []int64) error {
 	case roleStamped:
 		a.onStamped(m, ts, x)
 	case roleTimeOnly:
+		if ts.header {
+			for _, h := range a.headerHooks {
+				h.onHeader(a, m, ts, x.hdr.Stamp.Nanoseconds(), x.err)
+			}
+		}
 		for _, h := range a.recordHooks {
 			h.onRecord(a, m, ts)
 		}
@@ -456,6 +465,9 @@ func (a *analyzer) onTF(m *bagread.Message, t *tfReplay, msg *cdr.TFMessage, err
 // onStamped takes one message of an analysed topic: its targets are
 // decided at its first message, then the stamped hooks and the rows see it.
 func (a *analyzer) onStamped(m *bagread.Message, ts *topicState, x *decoded) {
+	for _, h := range a.headerHooks {
+		h.onHeader(a, m, ts, x.hdr.Stamp.Nanoseconds(), x.err)
+	}
 	if x.err != nil {
 		a.skip(m, x.err)
 		return
@@ -531,7 +543,7 @@ const headerPrefixBytes = 480
 func (a *analyzer) headerOnlyTopics() []string {
 	var out []string
 	for _, ts := range a.topics.list {
-		if ts.role == roleStamped && len(ts.raw) == 0 {
+		if ts.role == roleStamped && len(ts.raw) == 0 || ts.role == roleTimeOnly && ts.header {
 			out = append(out, ts.name)
 		}
 	}
@@ -542,7 +554,7 @@ func (a *analyzer) headerOnlyTopics() []string {
 func (a *analyzer) timeOnlyTopics() []string {
 	var out []string
 	for _, ts := range a.topics.list {
-		if ts.role == roleTimeOnly {
+		if ts.role == roleTimeOnly && !ts.header {
 			out = append(out, ts.name)
 		}
 	}

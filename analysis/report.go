@@ -299,6 +299,8 @@ type Report struct {
 	ClockSteps          []ClockStep          `json:"clock_steps"`
 	StuckZero           []StuckZero          `json:"stuck_zero"`
 	Ages                []TopicAge           `json:"ages"`
+	// Sync is every emulated message_filters synchronizer (synccheck.go).
+	Sync []SyncSummary `json:"sync"`
 }
 
 // Topic roles in TopicSummary.Role.

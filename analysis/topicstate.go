@@ -31,6 +31,9 @@ type topicState struct {
 	role      topicRole
 	id        int
 	messages  uint64 // count from storage (0 when unknown or empty)
+	// header: a record-time-only topic whose headers a check needs (a
+	// synchronizer input): read as a header prefix and decoded.
+	header bool
 	// raw lists the raw hooks of this topic's role.
 	raw []rawHook
 	// tf is the tf namespace this topic feeds (tf topics) or is looked up

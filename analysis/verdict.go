@@ -212,6 +212,7 @@ func (a *analyzer) verdict() Verdict {
 	}
 	a.tfTreeLead(&v, healthy)
 	a.emptyTopicsLead(&v, healthy)
+	a.syncLead(&v, healthy && v.Class == VerdictNoProblem)
 	if n := r.Counts.RosoutLines; n > 0 {
 		v.Evidence = append(v.Evidence, fmt.Sprintf("/rosout recorded %s; %s match a predicted drop.", plural(n, "filter-drop / jump-back line"), plural(r.Counts.MatchedDrops, "drop line")))
 	}

@@ -38,8 +38,9 @@ func NewJSON(w io.Writer) *JSONWriter {
 // "timer_clocks", "real_time_factor_range", "clock_steps", "stuck_zero",
 // "ages" and "counts.clock_steps"; 4 adds the verdict class
 // "sensor_on_system_clock"; 5 adds "findings", every check's typed
-// findings as objects. See SCHEMA.md.
-const JSONSchemaVersion = 5
+// findings as objects; 6 adds "sync", the emulated message_filters
+// synchronizers, and the finding kind "sync". See SCHEMA.md.
+const JSONSchemaVersion = 6
 
 // errFinished is returned by Row after Finish.
 var errFinished = errors.New("render: json: row after Finish")
@@ -205,6 +206,7 @@ func normalized(rep *analysis.Report) *analysis.Report {
 		c.ClockSteps[i].Stepped = nonNil(c.ClockSteps[i].Stepped)
 		c.ClockSteps[i].Unstepped = nonNil(c.ClockSteps[i].Unstepped)
 	}
+	c.Sync = append([]analysis.SyncSummary{}, c.Sync...)
 	c.StuckZero = append([]analysis.StuckZero{}, c.StuckZero...)
 	for i := range c.StuckZero {
 		c.StuckZero[i].Nodes = nonNil(c.StuckZero[i].Nodes)

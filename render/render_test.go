@@ -192,7 +192,7 @@ func TestJSON(t *testing.T) {
 			t.Errorf("missing key %q", k)
 		}
 	}
-	if !bytes.HasPrefix(out, []byte(`{"schema_version":5,"scans":[`)) {
+	if !bytes.HasPrefix(out, []byte(`{"schema_version":6,"scans":[`)) {
 		t.Errorf("schema_version, then scans must come first (they stream): %.40s", out)
 	}
 	sum := doc["summary"].(map[string]any)
@@ -250,7 +250,7 @@ func TestJSONEdges(t *testing.T) {
 		rep  *analysis.Report
 		keys int
 	}{
-		{"no rows", nil, &analysis.Report{}, 24},
+		{"no rows", nil, &analysis.Report{}, 25},
 		{"no report", sampleRows(), nil, 2},
 		{"nothing", nil, nil, 2},
 	}
@@ -264,7 +264,7 @@ func TestJSONEdges(t *testing.T) {
 			if len(doc) != tc.keys {
 				t.Errorf("%d keys, want %d", len(doc), tc.keys)
 			}
-			if tc.rep != nil && (string(doc["clock_jumps"]) != "[]" || string(doc["findings"]) != "[]") {
+			if tc.rep != nil && (string(doc["clock_jumps"]) != "[]" || string(doc["findings"]) != "[]" || string(doc["sync"]) != "[]") {
 				t.Errorf("nil slices must be [], got %s", doc["clock_jumps"])
 			}
 		})

@@ -47,12 +47,15 @@ const (
 	Stale Kind = "stale"
 	// Damage: the bag is incomplete or partly unreadable.
 	Damage Kind = "damage"
+	// Sync: a message_filters synchronizer over the bag's topics would
+	// never fire, or leave most messages unused.
+	Sync Kind = "sync"
 )
 
 // Kinds lists every kind in summary order.
 func Kinds() []Kind {
 	return []Kind{Drop, MissingLink, ClockMismatch, Jump, ZeroStamp, Skew, TFTree,
-		ClockStep, StuckZero, WallTimer, Stale, Damage}
+		ClockStep, StuckZero, WallTimer, Stale, Damage, Sync}
 }
 
 // Valid reports whether k is one of Kinds.

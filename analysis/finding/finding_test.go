@@ -58,8 +58,8 @@ func TestKinds(t *testing.T) {
 		}
 		seen[k] = true
 	}
-	if len(seen) != 12 {
-		t.Errorf("%d kinds, want 12", len(seen))
+	if len(seen) != 13 {
+		t.Errorf("%d kinds, want 13", len(seen))
 	}
 	for _, k := range []Kind{"", "drops", "Drop"} {
 		if k.Valid() {

@@ -86,6 +86,17 @@ counts as start-up: one evidence line, JSON startup_drops, not a drop.
                   the bag cannot tell a URDF gap from an unrecorded
                   /tf_static, and no clock or queue fix saves them; name it
                   to gate on it
+  sync            a message_filters synchronizer that never fires, or
+                  leaves most messages unused
+
+Synchronizers: each image with its camera_info (image_transport's
+ExactTime, queue 10) and each camera's depth with its colour image
+(depth_image_proc's ApproximateTime, queue 5) are fed the recorded stamps
+in record order through an emulation of ROS 2 message_filters; --sync
+TOPIC,TOPIC[,...] (repeatable) names your own, with --sync-policy,
+--sync-queue and --sync-max-interval. JSON sync[] has the sets, the stamp
+spread in a set, the unused messages, the offsets between the topics and,
+when one never fires, why. A --sync topic the bag lacks is a usage error.
 
 Output formats: csv (one row per scan and target; default, to stdout), json
 (one object: scans streamed first, then bag, summary and the rest) and html
@@ -201,6 +212,9 @@ func checkSelection(bag *bagread.Bag, cfg *analysis.Config) error {
 	}
 	cfg.ScanTopics = topics
 	if cfg.Topics, err = resolveStampedTopics(bag, cfg.Topics); err != nil {
+		return err
+	}
+	if err := resolveSyncTopics(bag, cfg.Sync); err != nil {
 		return err
 	}
 	frames, err := checkFrames(bag, cfg.TargetFrames)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -26,6 +27,10 @@ type analysisFlagValues struct {
 	rclpyBuffer  bool
 	maxAge       float64
 	failOn       []string
+	sync         []string
+	syncPolicy   string
+	syncQueue    int
+	syncInterval float64
 }
 
 // failOnKinds are the finding categories --fail-on accepts, in the order
@@ -33,7 +38,7 @@ type analysisFlagValues struct {
 var failOnKinds = []string{string(finding.Drop), string(finding.ClockMismatch), string(finding.Jump),
 	string(finding.ZeroStamp), string(finding.Skew), string(finding.Damage), string(finding.TFTree),
 	string(finding.WallTimer), string(finding.ClockStep), string(finding.StuckZero), string(finding.Stale),
-	string(finding.MissingLink)}
+	string(finding.MissingLink), string(finding.Sync)}
 
 // analysisFlags registers the analysis flags on fs.
 func analysisFlags(fs *pflag.FlagSet) *analysisFlagValues {
@@ -49,6 +54,10 @@ func analysisFlags(fs *pflag.FlagSet) *analysisFlagValues {
 	fs.Float64Var(&v.jumpBackward, "jump-min-backward", 0, "report /clock backward jumps of at least this many seconds (0 = any backward step, as tf2_ros::Buffer reacts; for steps of record time, 0 means 0.1 s: recorders reorder by a few ms)")
 	fs.Float64Var(&v.maxAge, "max-age", 0.5, "age in seconds (record time, or /clock for sim-time stamps, minus header.stamp) above which a message is stale")
 	fs.BoolVar(&v.rclpyBuffer, "rclpy-buffer", false, "emulate rclpy's tf buffer, which does not clear on a backward /clock jump (geometry2#606)")
+	fs.StringArrayVar(&v.sync, "sync", nil, "emulate a message_filters synchronizer over these 2 to 9 stamped topics, comma-separated (repeatable; default: each image with its camera_info, each depth with its colour image)")
+	fs.StringVar(&v.syncPolicy, "sync-policy", "approximate", "policy of the --sync synchronizers: approximate (ApproximateTime) or exact (ExactTime)")
+	fs.IntVar(&v.syncQueue, "sync-queue", 10, "queue size of the --sync synchronizers")
+	fs.Float64Var(&v.syncInterval, "sync-max-interval", 0, "ApproximateTime's max interval duration in seconds for --sync (default: none, the library's)")
 	fs.StringSliceVar(&v.failOn, "fail-on", nil, "exit 1 when any of these were found: "+strings.Join(failOnKinds, ", ")+" (comma-separated)")
 	budgetFlag(fs)
 	return v
@@ -98,12 +107,59 @@ func (v *analysisFlagValues) config() (analysis.Config, error) {
 		return cfg, fmt.Errorf("--max-age %g: must be > 0", v.maxAge)
 	}
 	cfg.MaxAgeNS = int64(v.maxAge * 1e9)
+	specs, err := v.syncSpecs()
+	if err != nil {
+		return cfg, err
+	}
+	cfg.Sync = specs
 	for _, k := range v.failOn {
 		if !contains(failOnKinds, k) {
 			return cfg, fmt.Errorf("--fail-on %q: want some of %s", k, strings.Join(failOnKinds, ","))
 		}
 	}
 	return cfg, nil
+}
+
+// syncSpecs turns --sync and its policy flags into synchronizers; nil
+// without --sync (the analysis then picks the bag's defaults).
+func (v *analysisFlagValues) syncSpecs() ([]analysis.SyncSpec, error) {
+	for _, f := range []string{"sync-policy", "sync-queue", "sync-max-interval"} {
+		if v.fs.Changed(f) && len(v.sync) == 0 {
+			return nil, fmt.Errorf("--%s applies to --sync synchronizers: name their topics with --sync TOPIC,TOPIC", f)
+		}
+	}
+	if len(v.sync) == 0 {
+		return nil, nil
+	}
+	if v.syncPolicy != "approximate" && v.syncPolicy != "exact" {
+		return nil, fmt.Errorf("--sync-policy %q: want approximate or exact", v.syncPolicy)
+	}
+	if v.syncQueue < 1 {
+		return nil, fmt.Errorf("--sync-queue %d: must be >= 1", v.syncQueue)
+	}
+	if v.syncInterval < 0 || v.syncInterval != v.syncInterval {
+		return nil, fmt.Errorf("--sync-max-interval %g: must be >= 0", v.syncInterval)
+	}
+	if v.syncInterval > 0 && v.syncPolicy == "exact" {
+		return nil, errors.New("--sync-max-interval applies to --sync-policy approximate only (ExactTime pairs equal stamps)")
+	}
+	var out []analysis.SyncSpec
+	for _, g := range v.sync {
+		var names []string
+		for _, n := range strings.Split(g, ",") {
+			if n = strings.TrimSpace(n); n != "" {
+				names = append(names, n)
+			}
+		}
+		if len(names) < 2 || len(names) > 9 {
+			return nil, fmt.Errorf("--sync %q: a message_filters synchronizer takes 2 to 9 topics, comma-separated", g)
+		}
+		out = append(out, analysis.SyncSpec{Topics: names, Policy: v.syncPolicy, QueueSize: v.syncQueue, MaxIntervalS: v.syncInterval, Source: "--sync"})
+	}
+	if err := analysis.ValidateSync(out); err != nil {
+		return nil, fmt.Errorf("--sync: %w", err)
+	}
+	return out, nil
 }
 
 // presetNames lists msgfilter's consumer presets, sorted.

@@ -1,0 +1,25 @@
+package analysis
+
+import "github.com/bagclock/bagclock/analysis/finding"
+
+// VerdictSync: a synchronizer over the bag's topics never fires, and
+// nothing else is wrong.
+const VerdictSync = "sync"
+
+// syncLead words the sync findings into the verdict: a synchronizer that
+// never fires leads a healthy headline ("no clock problem" would hide a
+// callback that is never called); otherwise each is an evidence line.
+func (a *analyzer) syncLead(v *Verdict, healthy bool) {
+	for _, f := range a.rep.Findings {
+		if f.Kind != finding.Sync {
+			continue
+		}
+		if healthy && f.Severity == finding.Error {
+			v.Evidence = append(v.Evidence, "Sensor topics and tf: "+demoted(v.Sentence))
+			v.Sentence, v.Class = f.Sentence, VerdictSync
+			healthy = false
+			continue
+		}
+		v.Evidence = append(v.Evidence, f.Sentence)
+	}
+}
