@@ -60,6 +60,8 @@ The headline (JSON verdict.class), what it means, what to do:
   time, tf_tree:KIND  a time or tf-tree finding leads (stale data, a wall
       timer under sim time, a clock step, a stale or conflicting link, a
       tree offset from the recorder): the headline names the fix
+  sync  a message_filters synchronizer over the bag's cameras (or --sync)
+      never fires: the headline says why (see Synchronizers below)
   empty_topic, no_sensor_messages  nothing to check per message
   no_problem  one clock, nothing dropped: not a clock fault
 

@@ -21,7 +21,7 @@ func TestAnalyzeHelpTeachesVerdict(t *testing.T) {
 		string(analysis.ClockSkew), string(analysis.StaticOnly), string(analysis.NoTransform),
 		analysis.VerdictNoProblem, analysis.VerdictNoSensorMessages, analysis.VerdictEmptyTopic, analysis.VerdictTargetIsFrame,
 		analysis.VerdictClockJumpBack, analysis.VerdictSameClockDrops, analysis.VerdictNoTF, analysis.VerdictTargetNotInTree,
-		analysis.VerdictFrameNotInTree, analysis.VerdictEmptyFrameID, analysis.VerdictTime, analysis.VerdictMissingLink, analysis.VerdictSensorOnSystemClock, "tf_tree:"}
+		analysis.VerdictFrameNotInTree, analysis.VerdictEmptyFrameID, analysis.VerdictTime, analysis.VerdictMissingLink, analysis.VerdictSensorOnSystemClock, analysis.VerdictSync, "tf_tree:"}
 	for _, c := range classes {
 		if !strings.Contains(out, c) {
 			t.Errorf("analyze --help does not explain the headline class %s", c)
