@@ -80,10 +80,6 @@ func isType(typ, want string) bool {
 	return strings.Replace(want, "/msg/", "/", 1) == typ
 }
 
-// ErrROS1NotAnalysed is Analyze's answer for a ROS 1 bag: `bagclock info`
-// reads it, the analysis does not yet.
-var ErrROS1NotAnalysed = errors.New("this is a ROS 1 bag (format 2.0): bagclock info reads it, but the analysis decodes only ROS 2 (CDR) messages so far")
-
 // Analyze replays bag and streams rows to sink (which may be nil).
 //
 // One pass over the bag in record order (after a short look-ahead over the
@@ -96,13 +92,6 @@ var ErrROS1NotAnalysed = errors.New("this is a ROS 1 bag (format 2.0): bagclock 
 func Analyze(bag *bagread.Bag, cfg Config, sink ScanSink) (*Report, error) {
 	if bag == nil {
 		return nil, errors.New("nil bag")
-	}
-	if bag.Storage == bagread.StorageROS1 {
-		// bagread reads ROS 1 bags (format 2.0), but their messages are
-		// ROS 1 serialized, not CDR: analysing them with the CDR decoder
-		// would report every message as damaged. Refuse until the ROS 1
-		// deserializer is wired in (issue 25).
-		return nil, ErrROS1NotAnalysed
 	}
 	a, err := newAnalyzer(bag, cfg, sink)
 	if err != nil {

@@ -3,6 +3,7 @@ package analysis
 import (
 	"fmt"
 
+	"github.com/bagclock/bagclock/analysis/wire"
 	"github.com/bagclock/bagclock/bagread"
 	"github.com/bagclock/bagclock/cdr"
 )
@@ -34,6 +35,8 @@ type decoded struct {
 	hdr   cdr.Header     // every analysed topic
 	tf    cdr.TFMessage  // tf and tf_static topics
 	raw   []byte
+	wire  wire.Decoder // CDR or ROS 1, by the topic's bag
+
 }
 
 type aheadBatch struct {
@@ -110,22 +113,29 @@ func decodeOne(x *decoded, m *bagread.Message, ts *topicState, own bool) {
 	if m.Err != nil || ts == nil {
 		return
 	}
+	x.wire.ROS1 = ts.ros1
 	switch ts.role {
 	case roleClock:
-		x.clock, x.err = decodeClockNS(m.Data)
+		if ts.ros1 {
+			var t cdr.Time
+			t, x.err = x.wire.Clock(m.Data)
+			x.clock = t.Nanoseconds()
+		} else {
+			x.clock, x.err = decodeClockNS(m.Data)
+		}
 	case roleStamped:
 		if ts.laser {
-			x.err = cdr.DecodeLaserScanPrefixInto(&x.scan, m.Data, m.Size)
+			x.err = x.wire.ScanPrefix(&x.scan, m.Data, m.Size)
 			x.hdr = x.scan.Header
 		} else {
-			x.err = cdr.DecodeHeaderInto(&x.hdr, m.Data, ts.typ)
+			x.err = x.wire.Header(&x.hdr, m.Data, ts.typ)
 			if x.err != nil && m.Prefix {
 				// A header longer than the prefix is not a short message.
 				x.err = fmt.Errorf("%w (the first %d of %d bytes were read)", x.err, len(m.Data), m.Size)
 			}
 		}
 	case roleTF, roleTFStatic:
-		_, x.err = cdr.DecodeTFMessageInto(&x.tf, m.Data)
+		x.err = x.wire.TF(&x.tf, m.Data)
 	case roleTimeOnly:
 		// Record times only: no payload was read, unless a check wants
 		// the header.

@@ -5,8 +5,10 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/bagclock/bagclock/analysis/wire"
 	"github.com/bagclock/bagclock/bagread"
 	"github.com/bagclock/bagclock/cdr"
+	"github.com/bagclock/bagclock/ros1msg"
 )
 
 // maxListedFrames bounds TFFrames' answer: a frame list is for a person to
@@ -21,7 +23,7 @@ const maxListedFrames = 10000
 func TFFrames(bag *bagread.Bag) ([]string, error) {
 	var topics []string
 	for _, t := range bag.Topics {
-		if isType(t.Type, cdr.TypeTFMessage) {
+		if isType(t.Type, cdr.TypeTFMessage) || t.Type == ros1msg.TypeTFLegacy {
 			topics = append(topics, t.Name)
 		}
 	}
@@ -32,12 +34,13 @@ func TFFrames(bag *bagread.Bag) ([]string, error) {
 	it := bag.Messages(bagread.ReadOptions{Topics: topics})
 	defer it.Close()
 	var msg cdr.TFMessage
+	dec := wire.Decoder{ROS1: bag.Storage == bagread.StorageROS1}
 	for it.Next() && len(seen) < maxListedFrames {
 		m := it.Message()
 		if m.Err != nil {
 			continue
 		}
-		if _, err := cdr.DecodeTFMessageInto(&msg, m.Data); err != nil {
+		if err := dec.TF(&msg, m.Data); err != nil {
 			continue
 		}
 		for _, tr := range msg.Transforms {

@@ -112,7 +112,7 @@ type rosoutNodes struct{ c *nodeClockCheck }
 func (*rosoutNodes) role() topicRole { return roleRosout }
 
 func (r *rosoutNodes) onRaw(a *analyzer, m *bagread.Message) {
-	l, err := cdr.DecodeLog(m.Data)
+	l, err := a.wire.Log(m.Data)
 	if err != nil {
 		return // the rosout check counts it as skipped
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/bagclock/bagclock/analysis/msgfilter"
 	"github.com/bagclock/bagclock/analysis/topics"
+	"github.com/bagclock/bagclock/analysis/wire"
 	"github.com/bagclock/bagclock/bagread"
 	"github.com/bagclock/bagclock/cdr"
 )
@@ -24,6 +25,9 @@ type analyzer struct {
 	preset msgfilter.Preset
 	params msgfilter.Params
 	cache  int64
+	// wire decodes the raw-hook payloads (/rosout) on the analysis
+	// goroutine, as CDR or ROS 1 by the bag's storage.
+	wire wire.Decoder
 
 	// scanTopics are the analysed stamped topics, sorted; readTopics every
 	// topic the replay reads.
@@ -127,6 +131,12 @@ func newAnalyzer(bag *bagread.Bag, cfg Config, sink ScanSink) (*analyzer, error)
 	a.rows = newRowsState(a.spanS)
 	a.registerChecks()
 	a.readList()
+	// A ROS 1 bag's messages are ROS 1 serialized throughout: the decode
+	// boundary (analysis/wire) picks the decoder per topic from this.
+	a.wire.ROS1 = bag.Storage == bagread.StorageROS1
+	for _, ts := range a.topics.list {
+		ts.ros1 = a.wire.ROS1
+	}
 
 	r := &a.rep
 	r.Bag = BagSummary{

@@ -4,7 +4,6 @@ import (
 	"strings"
 
 	"github.com/bagclock/bagclock/bagread"
-	"github.com/bagclock/bagclock/cdr"
 )
 
 // rosoutCheck keeps the recorded /rosout lines that bear on the analysis
@@ -22,7 +21,7 @@ func init() {
 func (*rosoutCheck) role() topicRole { return roleRosout }
 
 func (c *rosoutCheck) onRaw(a *analyzer, m *bagread.Message) {
-	l, err := cdr.DecodeLog(m.Data)
+	l, err := a.wire.Log(m.Data)
 	if err != nil {
 		a.skip(m, err)
 		return

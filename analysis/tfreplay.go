@@ -9,6 +9,7 @@ import (
 
 	"github.com/bagclock/bagclock/analysis/msgfilter"
 	"github.com/bagclock/bagclock/analysis/tf"
+	"github.com/bagclock/bagclock/analysis/wire"
 	"github.com/bagclock/bagclock/bagread"
 	"github.com/bagclock/bagclock/cdr"
 )
@@ -210,6 +211,7 @@ func (a *analyzer) lookAheadTF() {
 	started := false
 	stopAt := int64(math.MaxInt64)
 	var msg cdr.TFMessage
+	dec := wire.Decoder{ROS1: a.wire.ROS1}
 	for it.Next() {
 		m := it.Message()
 		if !started {
@@ -239,7 +241,7 @@ func (a *analyzer) lookAheadTF() {
 		if !isTF {
 			continue
 		}
-		if _, err := cdr.DecodeTFMessageInto(&msg, m.Data); err != nil {
+		if err := dec.TF(&msg, m.Data); err != nil {
 			continue
 		}
 		for i := range msg.Transforms {

@@ -39,6 +39,8 @@ type topicState struct {
 	// tf is the tf namespace this topic feeds (tf topics) or is looked up
 	// in (analysed topics); see tfspaces.go.
 	tf *tfReplay
+	// ros1: the topic's bag is a ROS 1 bag, its messages ROS 1 serialized.
+	ros1 bool
 
 	// Analysed topics: the consumer preset emulated and its parameters
 	// (with the configured overrides); laser: a LaserScan (decoded and

@@ -47,15 +47,29 @@ func frameIDProblem(id string) string {
 // and timing fields and checks that its two float32 arrays fit the message
 // exactly as their counts say, without copying them.
 func DecodeLaserScanHeaderInto(dst *ScanHeader, data []byte) error {
+	return DecodeLaserScanPrefixInto(dst, data, int64(len(data)))
+}
+
+// DecodeLaserScanPrefixInto is DecodeLaserScanHeaderInto for a payload of
+// size bytes of which data holds only the first (a prefix read). The
+// array counts are checked against size; an intensities count past data
+// gives NumIntensities −1. Info.Size is then the bytes the arrays would
+// end at, from the counts.
+func DecodeLaserScanPrefixInto(dst *ScanHeader, data []byte, size int64) error {
+	if size <= int64(len(data)) {
+		data, size = data[:max(size, 0)], int64(len(data[:max(size, 0)]))
+	}
 	c := cursor{b: data, typ: TypeLaserScan}
-	if err := c.scanHeader(dst); err != nil {
+	if err := c.scanHeader(dst, size); err != nil {
 		return prefixField(err, "LaserScan.")
 	}
-	dst.Info = c.info()
+	dst.Info = Info{Size: c.pos, Trailing: int(size) - c.pos}
 	return nil
 }
 
-func (c *cursor) scanHeader(dst *ScanHeader) error {
+// scanHeader reads the header and the seven float32 from c.b and checks
+// the arrays against size (≥ len(c.b)); c.pos ends past the arrays.
+func (c *cursor) scanHeader(dst *ScanHeader, size int64) error {
 	if err := c.header(&dst.Header); err != nil {
 		return err
 	}
@@ -68,18 +82,41 @@ func (c *cursor) scanHeader(dst *ScanHeader) error {
 		}
 	}
 	dst.TimeIncrement, dst.ScanTime = v[3], v[4]
+	dst.NumRanges, dst.NumIntensities = -1, -1
 	for _, f := range [...]struct {
 		name string
 		n    *int
 	}{{"ranges", &dst.NumRanges}, {"intensities", &dst.NumIntensities}} {
-		n, err := c.count(4, f.name)
+		if c.pos+4 > len(c.b) && int64(c.pos)+4 <= size {
+			return nil // the count lies past the prefix, within the payload
+		}
+		n, err := c.sizedCount(f.name, size)
 		if err != nil {
 			return err
 		}
 		*f.n = n
-		c.pos += 4 * n
+		if c.pos += 4 * n; c.pos > len(c.b) {
+			// Past the prefix: the next count cannot be read.
+			c.b = c.b[:0]
+		}
 	}
 	return nil
+}
+
+// sizedCount reads a float32 array count at c.pos (in c.b) and checks it
+// against a payload of size bytes.
+func (c *cursor) sizedCount(field string, size int64) (int, error) {
+	at := c.pos
+	n, err := c.uint32(field)
+	if err != nil {
+		return 0, err
+	}
+	left := size - int64(c.pos)
+	if 4*uint64(n) > uint64(max(left, 0)) {
+		return 0, &DecodeError{Type: c.typ, Field: field, Offset: at, Need: int(min(4*uint64(n), 1<<31-1)), Have: int(max(left, 0)),
+			Detail: "count " + strconv.FormatUint(uint64(n), 10), Err: ErrBadLength}
+	}
+	return int(n), nil
 }
 
 // DecodeTFMessageInto decodes a tf2_msgs/TFMessage or tf/tfMessage into

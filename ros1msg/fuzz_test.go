@@ -80,6 +80,15 @@ func FuzzDecodeStamped(f *testing.F) {
 		} else if want := 12 + 4 + len(s.Header.FrameID) + 28 + 8 + 4*(s.NumRanges+s.NumIntensities); s.Info.Size != want || s.Info.Size+s.Info.Trailing != len(data) {
 			t.Fatalf("scan info %+v, want size %d", s.Info, want)
 		}
+		// A prefix read agrees with the whole read where it can see.
+		var p ScanHeader
+		if err := DecodeLaserScanPrefixInto(&p, data[:len(data)/2], int64(len(data))); err == nil {
+			if s.NumRanges >= 0 && p.Header == s.Header && (p.NumRanges != -1 && p.NumRanges != s.NumRanges) {
+				t.Fatalf("prefix ranges %d, whole %d", p.NumRanges, s.NumRanges)
+			}
+		} else {
+			checkErr(t, err)
+		}
 		var h Header
 		if err := DecodeHeaderInto(&h, data, TypeLaserScan); err != nil {
 			checkErr(t, err)

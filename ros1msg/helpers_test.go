@@ -45,3 +45,11 @@ func decHeader(b []byte) (string, error) {
 	}
 	return fmt.Sprintf("%d %s %s", h.Seq, fmtTime(h.Stamp), h.FrameID), nil
 }
+
+func decScanPrefix(b []byte, size int) (string, error) {
+	var s ScanHeader
+	if err := DecodeLaserScanPrefixInto(&s, b, int64(size)); err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("%d %s %s %d %d", s.Header.Seq, fmtTime(s.Header.Stamp), s.Header.FrameID, s.NumRanges, s.NumIntensities), nil
+}

@@ -11,8 +11,10 @@ import (
 	"sort"
 
 	"github.com/bagclock/bagclock/analysis/topics"
+	"github.com/bagclock/bagclock/analysis/wire"
 	"github.com/bagclock/bagclock/bagread"
 	"github.com/bagclock/bagclock/cdr"
+	"github.com/bagclock/bagclock/ros1msg"
 )
 
 // Range is a closed interval of nanoseconds; Valid is false when empty.
@@ -77,6 +79,8 @@ type Topic struct {
 	Links []LinkStamps `json:"links,omitempty"`
 
 	hdr     cdr.Header // reused by DecodeHeaderInto so a steady frame id does not allocate
+	wire    wire.Decoder
+	tf      cdr.TFMessage
 	linkIdx map[string]int
 }
 
@@ -168,6 +172,7 @@ func Build(bag *bagread.Bag) (*Report, error) {
 			Count: t.MessageCount, MetadataCount: t.MetadataCount, QoS: t.QoS, OfferedQoS: t.OfferedQoS,
 			Role: string(ti.Role), Stamped: ti.Stamp.Stamped, StampReason: ti.Stamp.Reason,
 			Decoded: decodedRoles[ti.Role] || ti.Stamp.Stamped,
+			wire:    wire.Decoder{ROS1: bag.Storage == bagread.StorageROS1},
 		}
 		rep.Topics = append(rep.Topics, top)
 	}
@@ -293,33 +298,32 @@ func (t *Topic) observe(m *bagread.Message, frames map[string]map[string]bool, c
 	t.RecordTime.add(m.LogTimeNS)
 	switch {
 	case !t.Decoded:
-	case t.Type == cdr.TypeLaserScan:
+	case t.Type == cdr.TypeLaserScan || t.Type == ros1msg.TypeLaserScan:
 		var h cdr.ScanHeader
-		if err := cdr.DecodeLaserScanHeaderInto(&h, m.Data); err != nil {
+		if err := t.wire.ScanPrefix(&h, m.Data, int64(len(m.Data))); err != nil {
 			return err
 		}
 		t.stamp(h.Header.Stamp.Nanoseconds())
 		t.frame(frames, h.Header.FrameID)
 	case t.Role == string(topics.TF) || t.Role == string(topics.TFStatic):
-		msg, err := cdr.DecodeTFMessage(m.Data)
-		if err != nil {
+		if err := t.wire.TF(&t.tf, m.Data); err != nil {
 			return err
 		}
-		for _, tr := range msg.Transforms {
+		for _, tr := range t.tf.Transforms {
 			ns := tr.Header.Stamp.Nanoseconds()
 			t.stamp(ns)
 			t.linkStamp(tr.Header.FrameID+"->"+tr.ChildFrameID, ns)
 		}
 	case t.Role == string(topics.Clock):
-		c, err := cdr.DecodeClock(m.Data)
+		c, err := t.wire.Clock(m.Data)
 		if err != nil {
 			return err
 		}
-		ns := c.Clock.Nanoseconds()
+		ns := c.Nanoseconds()
 		t.stamp(ns)
 		clock.add(ns)
 	case t.Stamped:
-		if err := cdr.DecodeHeaderInto(&t.hdr, m.Data, t.Type); err != nil {
+		if err := t.wire.Header(&t.hdr, m.Data, t.Type); err != nil {
 			return err
 		}
 		t.stamp(t.hdr.Stamp.Nanoseconds())

@@ -10,6 +10,7 @@ import (
 
 	"github.com/bagclock/bagclock/bagread"
 	"github.com/bagclock/bagclock/cdr"
+	"github.com/bagclock/bagclock/ros1msg"
 )
 
 // Role is what a topic is for bagclock.
@@ -57,16 +58,22 @@ func Classify(bag *bagread.Bag) []TopicInfo {
 // the type (defEncoding/def may be empty).
 func Of(name, typ, defEncoding, def string) TopicInfo {
 	st := cdr.LookupStamped(typ, defEncoding, def)
+	if defEncoding == bagread.DefinitionROS1 && strings.TrimSpace(def) != "" {
+		// A ROS 1 connection always carries its full definition, and the
+		// ROS 1 header (with seq) is not ROS 2's: decide from it alone.
+		s1 := ros1msg.StampedFromDefinition(typ, def)
+		st = cdr.StampInfo{Stamped: s1.Stamped, Known: s1.Known, Reason: s1.Reason}
+	}
 	ti := TopicInfo{Name: name, Type: typ, Stamp: st}
 	switch normType(typ) {
-	case "tf2_msgs/TFMessage":
+	case "tf2_msgs/TFMessage", ros1msg.TypeTFLegacy:
 		ti.Role = TF
 		if strings.HasSuffix(name, "tf_static") {
 			ti.Role = TFStatic
 		}
 	case "rosgraph_msgs/Clock":
 		ti.Role = Clock
-	case "rcl_interfaces/Log":
+	case "rcl_interfaces/Log", ros1msg.TypeLog:
 		ti.Role = Rosout
 	case "rcl_interfaces/ParameterEvent":
 		ti.Role = ParameterEvents
