@@ -24,24 +24,8 @@ func TestFixOutputsReadByFoxglove(t *testing.T) {
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
-	get := func(name string, sensors bool) scenario.Spec {
-		s, err := scenario.Get(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		s = s.Sample()
-		s.Sensors = sensors
-		return s
-	}
-	cases := map[string]scenario.Spec{
-		"laser_on_system_time":        get(scenario.LaserSystemTFSim, false),
-		"tf_on_system_time":           get(scenario.LaserSimTFSystem, false),
-		"stamps_of_0":                 get(scenario.LaserZeroStamp, false),
-		"skewed_machine":              get(scenario.Skew2500ms, false),
-		"tf_publisher_on_other_clock": get(scenario.TFDetectorSystem, false),
-		"several_sensors":             get(scenario.LaserSystemTFSim, true),
-	}
-	for name, spec := range cases {
+	for _, rc := range scenario.RepairCases() {
+		name, spec := rc.Name, rc.Spec
 		// Input db3 and MCAP alternate by case (the cmd tests cover every
 		// pair): node on 24 outputs would cost CI five minutes.
 		ins := []string{bagwrite.StorageMCAP}
