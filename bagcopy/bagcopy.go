@@ -138,6 +138,16 @@ func (w *Writer) Write(m *bagread.Message, data []byte, logNS int64) error {
 	return nil
 }
 
+// SetCustomData adds (or replaces) one custom_data entry of the output's
+// metadata.yaml; entries set before Close are written. It lets a caller
+// name facts it learns while the copy runs (fix: the input's hash).
+func (w *Writer) SetCustomData(key, value string) {
+	if w.opts.CustomData == nil {
+		w.opts.CustomData = map[string]string{}
+	}
+	w.opts.CustomData[key] = value
+}
+
 // Close finishes every file and writes metadata.yaml.
 func (w *Writer) Close() error {
 	if w.closed {

@@ -163,6 +163,16 @@ func runFix(e *env, path string, o *fixOptions) int {
 	if isROS1(path) {
 		return fail("%s is a ROS 1 bag: fix writes ROS 2 bags only (convert it with rosbags-convert first)", path)
 	}
+	// The input's sha256 is taken on a second goroutine while the bag is
+	// analysed and copied: it is needed only to check an --apply plan and
+	// for the plan's hash, written last.
+	bag, openErr := bagread.Open(path, bagOptions())
+	var hash *bagHash
+	if openErr == nil {
+		defer bag.Close()
+		hash = hashAsync(bag)
+		defer hash.wait() // never leave the goroutine reading a closed bag
+	}
 	cfg := analysis.Config{Consumer: o.consumer}
 	before, err := analyzeBag(path, cfg)
 	if err != nil {
@@ -173,16 +183,10 @@ func runFix(e *env, path string, o *fixOptions) int {
 	if before.Damage != nil && before.Damage.Status == analysis.DamageUnreadable {
 		return fail("%s: %s", path, before.Verdict.Sentence)
 	}
-	bag, err := bagread.Open(path, bagOptions())
-	if err != nil {
-		return fail("%v", err)
+	if openErr != nil {
+		return fail("%v", openErr)
 	}
-	defer bag.Close()
 	samples, err := repair.Sample(bag)
-	if err != nil {
-		return fail("%v", err)
-	}
-	ref, err := repair.HashBag(bag)
 	if err != nil {
 		return fail("%v", err)
 	}
@@ -197,11 +201,15 @@ func runFix(e *env, path string, o *fixOptions) int {
 		if err != nil {
 			return fail("--apply %s: %v", o.apply, err)
 		}
+		ref, err := hash.wait()
+		if err != nil {
+			return fail("%v", err)
+		}
 		if err := plan.CheckBag(ref, samples); err != nil {
 			return fail("--apply %s: %s: %v", o.apply, path, err)
 		}
 	} else {
-		plan = repair.Build(before, samples, ref, version)
+		plan = repair.Build(before, samples, repair.BagRef{}, version)
 	}
 	if o.recordTime {
 		if plan.Reference != repair.ClockSim {
@@ -210,6 +218,14 @@ func runFix(e *env, path string, o *fixOptions) int {
 		if len(plan.Clock.Segments) > 1 {
 			return fail("--record-time: /clock jumps %d times; record times mapped to sim time would go back, and a bag is written in log-time order", len(plan.Clock.Segments)-1)
 		}
+	}
+	if o.planOut != "" || o.dryRun || !plan.Repairs() {
+		// The plan is shown or saved: it names the bag by its hash.
+		ref, err := hash.wait()
+		if err != nil {
+			return fail("%v", err)
+		}
+		plan.Bag = ref
 	}
 	if o.planOut != "" {
 		if err := writePlan(e, o.planOut, plan); err != nil {
@@ -231,7 +247,7 @@ func runFix(e *env, path string, o *fixOptions) int {
 		fmt.Fprintf(e.stderr, "%s: nothing to repair; nothing written\n", path)
 		return exitOK
 	}
-	res, err := writeFixed(e, bag, plan, o)
+	res, err := writeFixed(e, bag, plan, o, hash.wait)
 	if err != nil {
 		return fail("%v", err)
 	}
@@ -244,6 +260,28 @@ func runFix(e *env, path string, o *fixOptions) int {
 		return exitFindings
 	}
 	return exitOK
+}
+
+// bagHash is the input's hash, taken on its own goroutine.
+type bagHash struct {
+	done chan struct{}
+	ref  repair.BagRef
+	err  error
+}
+
+func hashAsync(bag *bagread.Bag) *bagHash {
+	h := &bagHash{done: make(chan struct{})}
+	go func() {
+		defer close(h.done)
+		h.ref, h.err = repair.HashBag(bag)
+	}()
+	return h
+}
+
+// wait returns the hash once it is taken.
+func (h *bagHash) wait() (repair.BagRef, error) {
+	<-h.done
+	return h.ref, h.err
 }
 
 // writePlan writes the plan JSON to path, atomically ('-': stdout).

@@ -23,14 +23,14 @@ type fixResult struct {
 
 // writeFixed copies bag into o.out with the plan's stamps patched: into a
 // temporary directory beside o.out, renamed when complete.
-func writeFixed(e *env, bag *bagread.Bag, plan *repair.Plan, o *fixOptions) (*fixResult, error) {
+// bagRef gives the input's identity, waited for before the copy's
+// metadata is written (the plan's hash covers it).
+func writeFixed(e *env, bag *bagread.Bag, plan *repair.Plan, o *fixOptions, bagRef func() (repair.BagRef, error)) (*fixResult, error) {
 	out := filepath.Clean(o.out)
 	tmp := filepath.Join(filepath.Dir(out), fmt.Sprintf(".%s.fix-tmp-%d", filepath.Base(out), os.Getpid()))
 	custom := map[string]string{
-		"bagclock.fix.version":     version,
-		"bagclock.fix.plan_sha256": plan.Hash(),
-		"bagclock.fix.input":       plan.Bag.SHA256,
-		"bagclock.fix.reference":   plan.Reference,
+		"bagclock.fix.version":   version,
+		"bagclock.fix.reference": plan.Reference,
 	}
 	var synth []string
 	for _, en := range plan.Entries {
@@ -104,6 +104,15 @@ func writeFixed(e *env, bag *bagread.Bag, plan *repair.Plan, o *fixOptions) (*fi
 	if bar != nil {
 		_ = bar.Finish()
 	}
+	ref, err := bagRef()
+	if err != nil {
+		return nil, err
+	}
+	if plan.Bag.SHA256 == "" {
+		plan.Bag = ref // a plan made now; an applied plan names the bag itself
+	}
+	w.SetCustomData("bagclock.fix.plan_sha256", plan.Hash())
+	w.SetCustomData("bagclock.fix.input", ref.SHA256)
 	if err := w.Close(); err != nil {
 		return nil, err
 	}
