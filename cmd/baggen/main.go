@@ -290,7 +290,7 @@ func writeRobots(stdout io.Writer, dir string, specs []scenario.Spec, opts bagwr
 }
 
 func listCases(w io.Writer) {
-	names := append(append(append(scenario.Names(), scenario.TreeNames()...), scenario.Demo, scenario.Large), scenario.VerdictNames()...)
+	names := append(append(append(append(scenario.Names(), scenario.TreeNames()...), scenario.Demo, scenario.Large), scenario.VerdictNames()...), scenario.SyncNames()...)
 	for _, name := range names {
 		s, _ := scenario.Get(name)
 		tr := s.Truth()

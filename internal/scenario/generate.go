@@ -67,6 +67,7 @@ func (s Spec) Topics() [][2]string {
 	if s.Odometry {
 		out = append(out, [2]string{s.TopicName(TopicOdom), TypeOdometry})
 	}
+	out = append(out, s.cameraTopics()...)
 	if s.Rosout || s.Replayer {
 		out = append(out, [2]string{TopicRosout, cdr.TypeLog})
 	}
@@ -341,6 +342,7 @@ func (g *gen) streams() []*stream {
 				})
 			}
 		}
+		m.Transforms = append(m.Transforms, s.cameraStatic(st)...)
 		for i := range s.StaticLinks {
 			m.Transforms = append(m.Transforms, cdr.TransformStamped{
 				Header:       cdr.Header{Stamp: toTime(g.stamp(s.StaticClock, t)), FrameID: s.BaseFrame},
@@ -392,6 +394,7 @@ func (g *gen) streams() []*stream {
 	if s.Odometry {
 		out = append(out, g.odometryStream())
 	}
+	out = append(out, g.cameraStreams()...)
 	out = append(out, g.treeStreams()...)
 	if s.Rosout {
 		out = append(out, g.rosoutStreams(scanP)...)

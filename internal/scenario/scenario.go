@@ -172,6 +172,10 @@ type Spec struct {
 	// recorder's clock (publish_time = record time − latency).
 	Replayed bool
 
+	// Camera, when set, records an RGB-D camera (camera.go): colour image,
+	// its camera_info and a depth image, the sync cases' subject.
+	Camera *CameraRig
+
 	// Noise, when set, adds a real robot's imperfections (noise.go). The
 	// counts of Truth hold only without it (lost messages, a backlog);
 	// the class holds unless Noise steps a clock.
@@ -370,7 +374,10 @@ func Get(name string) (Spec, error) {
 		s.Duration = 5 * time.Second
 		s.Odometry, s.Localiser = true, true
 	default:
-		return Spec{}, fmt.Errorf("scenario: unknown case %q (known: %v, %v, %v, %s, %s)", name, Names(), TreeNames(), VerdictNames(), Demo, Large)
+		if sc, ok := syncCase(name); ok {
+			return sc, nil
+		}
+		return Spec{}, fmt.Errorf("scenario: unknown case %q (known: %v, %v, %v, %v, %s, %s)", name, Names(), TreeNames(), VerdictNames(), SyncNames(), Demo, Large)
 	}
 	return s, nil
 }
