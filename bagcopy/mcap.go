@@ -22,7 +22,10 @@ type mcapFile struct {
 	bw       *bufio.Writer
 	w        *mcap.Writer
 	channels map[string]uint16 // topic → channel id
-	msg      mcap.Message
+	// seq numbers each channel's messages from 1 in write order: bagread
+	// does not give the input's sequence, and all zeros says nothing.
+	seq map[uint16]uint32
+	msg mcap.Message
 }
 
 // mcapSource is what an input MCAP file holds besides messages.
@@ -121,7 +124,7 @@ func newMCAPFile(path string, in *bagread.Bag, idx int, opts *Options) (_ *mcapF
 	if err != nil {
 		return nil, err
 	}
-	m := &mcapFile{f: f, bw: bw, w: w, channels: map[string]uint16{}}
+	m := &mcapFile{f: f, bw: bw, w: w, channels: map[string]uint16{}, seq: map[uint16]uint32{}}
 	hdr := &mcap.Header{Profile: "ros2", Library: opts.Library}
 	if src != nil && src.header != nil {
 		hdr.Profile = src.header.Profile
@@ -249,7 +252,8 @@ func (m *mcapFile) write(msg *bagread.Message, data []byte, logNS int64) error {
 	if !msg.HasPublishTime {
 		pub = msg.LogTimeNS // rosbag2's db3 has none; its MCAP writer uses the receive time
 	}
-	m.msg = mcap.Message{ChannelID: id, LogTime: uint64(logNS), PublishTime: uint64(pub), Data: data}
+	m.seq[id]++
+	m.msg = mcap.Message{ChannelID: id, Sequence: m.seq[id], LogTime: uint64(logNS), PublishTime: uint64(pub), Data: data}
 	return m.w.WriteMessage(&m.msg)
 }
 

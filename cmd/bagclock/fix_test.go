@@ -236,6 +236,7 @@ func checkMCAP(t *testing.T, path string) {
 	}
 	var last uint64
 	n := 0
+	seq := map[uint16]uint32{}
 	for {
 		tok, rec, err := lex.Next(nil)
 		if errors.Is(err, io.EOF) {
@@ -249,6 +250,10 @@ func checkMCAP(t *testing.T, path string) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			if m.Sequence != seq[m.ChannelID]+1 {
+				t.Fatalf("%s: message %d of channel %d has sequence %d, want %d", path, n, m.ChannelID, m.Sequence, seq[m.ChannelID]+1)
+			}
+			seq[m.ChannelID] = m.Sequence
 			if m.LogTime < last {
 				t.Fatalf("%s: message %d log time %d after %d", path, n, m.LogTime, last)
 			}
