@@ -32,6 +32,10 @@ func writeFixed(e *env, bag *bagread.Bag, plan *repair.Plan, o *fixOptions, bagR
 		"bagclock.fix.version":   version,
 		"bagclock.fix.reference": plan.Reference,
 	}
+	if plan.Damage != "" {
+		// The copy holds what could be read of a damaged input.
+		custom["bagclock.fix.input_damage"] = plan.Damage
+	}
 	var synth []string
 	for _, en := range plan.Entries {
 		if en.Action == repair.ActionMap && en.Zero != nil {
