@@ -192,37 +192,33 @@ func (d *discoverer) dir(root, path, rel string, ancestors []string, rootName st
 		}
 		return files
 	}
-	switch {
-	case hasMeta && len(storage) > 0:
-		files := []string{filepath.Join(path, "metadata.yaml")}
-		var names []string
+	var names []string
+	for _, s := range storage {
+		names = append(names, s.name)
+	}
+	layout := LayoutOf(names, hasMeta)
+	if layout.Problem != "" {
+		d.problem(path, "%s", layout.Problem)
+	}
+	if layout.Bag {
+		var files []string
+		if hasMeta {
+			files = append(files, filepath.Join(path, "metadata.yaml"))
+		}
 		for _, s := range storage {
 			files = append(files, s.path)
-			names = append(names, s.name)
 		}
 		d.addDir(root, path, bagRel, withWAL(files, names...), storage)
-	case hasMeta:
-		d.problem(path, "metadata.yaml but no .db3/.mcap file beside it: not scanned")
-	case len(storage) > 0:
-		if oneRecording(storage) {
-			var files, names []string
-			for _, s := range storage {
-				files = append(files, s.path)
-				names = append(names, s.name)
-			}
-			d.addDir(root, path, bagRel, withWAL(files, names...), storage)
-			break
+	}
+	for _, s := range storage {
+		if !layout.isLoose(s.name) {
+			continue
 		}
-		if hasSplitName(storage) {
-			d.problem(path, "several recordings and no metadata.yaml: each storage file scanned on its own")
+		r := s.name
+		if rel != "" {
+			r = rel + "/" + s.name
 		}
-		for _, s := range storage {
-			r := s.name
-			if rel != "" {
-				r = rel + "/" + s.name
-			}
-			d.looseFile(root, s.path, r)
-		}
+		d.looseFile(root, s.path, r)
 	}
 	for _, s := range subdirs {
 		r := s.name
@@ -246,6 +242,60 @@ func (d *discoverer) addDir(root, path, rel string, files []string, storage []en
 	}
 	d.out.Bags = append(d.out.Bags, Discovered{Path: path, Root: root, Rel: rel, IsDir: true, Files: files, Storage: kind})
 }
+
+// Layout is how discovery reads the files directly in one folder.
+type Layout struct {
+	// Bag: the folder is one bag of all its storage files (with its
+	// metadata.yaml, when it has one).
+	Bag bool
+	// Loose lists the storage files that are bags on their own.
+	Loose []string
+	// Problem is a note for the user ("" when none): metadata.yaml with
+	// no storage beside it, several recordings without metadata.yaml.
+	Problem string
+}
+
+func (l Layout) isLoose(name string) bool {
+	for _, n := range l.Loose {
+		if n == name {
+			return true
+		}
+	}
+	return false
+}
+
+// LayoutOf applies Discover's rules to the storage file names of one
+// folder (see StorageFromName) and whether it holds metadata.yaml: a
+// folder with metadata.yaml and storage is one bag; without metadata.yaml
+// it is one bag when its files are the splits of one recording, else
+// each file is a bag. Object stores (package objstore) list their
+// "folders" by the same rules.
+func LayoutOf(storage []string, hasMeta bool) Layout {
+	switch {
+	case hasMeta && len(storage) > 0:
+		return Layout{Bag: true}
+	case hasMeta:
+		return Layout{Problem: "metadata.yaml but no .db3/.mcap file beside it: not scanned"}
+	case len(storage) == 0:
+		return Layout{}
+	}
+	entries := make([]entry, len(storage))
+	for i, n := range storage {
+		entries[i] = entry{name: n}
+	}
+	if oneRecording(entries) {
+		return Layout{Bag: true}
+	}
+	l := Layout{Loose: append([]string(nil), storage...)}
+	if hasSplitName(entries) {
+		l.Problem = "several recordings and no metadata.yaml: each storage file scanned on its own"
+	}
+	return l
+}
+
+// StorageFromName is the storage a file name says (StorageSQLite3,
+// StorageMCAP, StorageROS1), "" for a name that is no storage file's.
+func StorageFromName(name string) string { return storageFromName(name) }
 
 // oneRecording reports whether the storage files of a directory without
 // metadata.yaml are the splits of one recording (name_0.db3, name_1.db3,

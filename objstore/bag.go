@@ -34,6 +34,7 @@ func OpenBag(ctx context.Context, s *Store, url string, opts bagread.Options) (*
 	name := strings.TrimSuffix(url, "/")
 	var objects []Info
 	var meta *Info
+	var wal map[string]Info
 	if loc.Key != "" && !strings.HasSuffix(loc.Key, "/") {
 		in, err := s.Stat(ctx, loc)
 		switch {
@@ -48,28 +49,30 @@ func OpenBag(ctx context.Context, s *Store, url string, opts bagread.Options) (*
 		}
 	}
 	if objects == nil {
-		objects, meta, err = s.bagObjects(ctx, loc)
+		objects, meta, wal, err = s.bagObjects(ctx, loc)
 		if err != nil {
 			return nil, err
 		}
 	}
-	return s.openObjects(ctx, name, meta, objects, opts)
+	return s.openObjects(ctx, name, meta, objects, wal, opts)
 }
 
 // bagObjects lists the objects directly under prefix loc and picks the
 // bag's storage files: those metadata.yaml lists, else those named like
-// storage files, in rosbag2's split order.
-func (s *Store) bagObjects(ctx context.Context, loc Location) ([]Info, *Info, error) {
+// storage files, in rosbag2's split order, and the -wal objects of its
+// .db3 files by their keys.
+func (s *Store) bagObjects(ctx context.Context, loc Location) ([]Info, *Info, map[string]Info, error) {
 	dir := loc
 	if dir.Key != "" && !strings.HasSuffix(dir.Key, "/") {
 		dir.Key += "/"
 	}
 	all, err := s.List(ctx, dir)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	var here []Info
 	var meta *Info
+	wal := map[string]Info{}
 	for _, in := range all {
 		rel := strings.TrimPrefix(in.Loc.Key, dir.Key)
 		if strings.Contains(rel, "/") {
@@ -80,18 +83,21 @@ func (s *Store) bagObjects(ctx context.Context, loc Location) ([]Info, *Info, er
 			meta = &m
 			continue
 		}
+		if strings.HasSuffix(rel, ".db3-wal") {
+			wal[strings.TrimSuffix(in.Loc.Key, "-wal")] = in
+		}
 		if IsStorageName(rel) {
 			here = append(here, in)
 		}
 	}
 	if len(all) == 0 {
-		return nil, nil, fmt.Errorf("%s: no such object, and no object under this prefix", loc)
+		return nil, nil, nil, fmt.Errorf("%s: no such object, and no object under this prefix", loc)
 	}
 	if meta == nil && len(here) == 0 {
-		return nil, nil, fmt.Errorf("%s: %w: no metadata.yaml and no storage objects (.db3, .mcap, .zstd) directly under this prefix", loc, bagread.ErrNotABag)
+		return nil, nil, nil, fmt.Errorf("%s: %w: no metadata.yaml and no storage objects (.db3, .mcap, .zstd) directly under this prefix", loc, bagread.ErrNotABag)
 	}
 	SortSplits(here)
-	return here, meta, nil
+	return here, meta, wal, nil
 }
 
 // storageName matches the names of bag storage files.
@@ -123,8 +129,9 @@ func SortSplits(objs []Info) {
 }
 
 // openObjects reads metadata.yaml, picks the files it lists (warning of
-// those missing), and opens them through bagread.
-func (s *Store) openObjects(ctx context.Context, name string, meta *Info, objects []Info, opts bagread.Options) (*bagread.Bag, error) {
+// those missing), and opens them through bagread; a .db3's leftover -wal
+// object (wal, by the .db3's key) is copied beside its private copy.
+func (s *Store) openObjects(ctx context.Context, name string, meta *Info, objects []Info, wal map[string]Info, opts bagread.Options) (*bagread.Bag, error) {
 	var mdBytes []byte
 	var warnings []string
 	if meta != nil {
@@ -192,6 +199,12 @@ func (s *Store) openObjects(ctx context.Context, name string, meta *Info, object
 			if err := s.copyTo(ctx, in, p); err != nil {
 				release()
 				return nil, err
+			}
+			if w, ok := wal[in.Loc.Key]; ok {
+				if err := s.copyTo(ctx, w, p+"-wal"); err != nil {
+					release()
+					return nil, err
+				}
 			}
 			src.LocalPath = p
 		}

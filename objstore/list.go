@@ -14,10 +14,15 @@ func (s *Store) List(ctx context.Context, loc Location) ([]Info, error) {
 	var out []Info
 	var token *string
 	for {
+		s.pages.Add(1)
 		var page *s3.ListObjectsV2Output
 		err := s.retry(ctx, func(ctx context.Context) error {
 			var err error
-			page, err = s.client.ListObjectsV2(ctx, &s3.ListObjectsV2Input{Bucket: &loc.Bucket, Prefix: &loc.Key, ContinuationToken: token})
+			in := &s3.ListObjectsV2Input{Bucket: &loc.Bucket, Prefix: &loc.Key, ContinuationToken: token}
+			if s.set.ListPage > 0 {
+				in.MaxKeys = aws.Int32(int32(s.set.ListPage))
+			}
+			page, err = s.client.ListObjectsV2(ctx, in)
 			return err
 		})
 		if err != nil {

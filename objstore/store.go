@@ -36,11 +36,14 @@ type Settings struct {
 	MaxCopyBytes int64
 	// TempDir is where private copies go (default os.TempDir()).
 	TempDir string
+	// ListPage is how many keys one ListObjectsV2 page asks for (default:
+	// the store's, 1000 on AWS).
+	ListPage int
 }
 
 // SettingsFromEnv reads BAGCLOCK_S3_TIMEOUT (a Go duration),
-// BAGCLOCK_S3_ATTEMPTS, BAGCLOCK_S3_PARALLEL and BAGCLOCK_S3_MAX_COPY
-// (bytes) over the defaults.
+// BAGCLOCK_S3_ATTEMPTS, BAGCLOCK_S3_PARALLEL, BAGCLOCK_S3_MAX_COPY
+// (bytes) and BAGCLOCK_S3_LIST_PAGE over the defaults.
 func SettingsFromEnv() (Settings, error) {
 	var s Settings
 	if v := os.Getenv("BAGCLOCK_S3_TIMEOUT"); v != "" {
@@ -65,11 +68,12 @@ func SettingsFromEnv() (Settings, error) {
 	for _, e := range []struct {
 		name string
 		dst  *int
-	}{{"BAGCLOCK_S3_ATTEMPTS", &s.Attempts}, {"BAGCLOCK_S3_PARALLEL", &s.Parallel}} {
+		max  int
+	}{{"BAGCLOCK_S3_ATTEMPTS", &s.Attempts, 64}, {"BAGCLOCK_S3_PARALLEL", &s.Parallel, 64}, {"BAGCLOCK_S3_LIST_PAGE", &s.ListPage, 1000}} {
 		if v := os.Getenv(e.name); v != "" {
 			n, err := strconv.Atoi(v)
-			if err != nil || n <= 0 || n > 64 {
-				return s, fmt.Errorf("%s=%q: want a number from 1 to 64", e.name, v)
+			if err != nil || n <= 0 || n > e.max {
+				return s, fmt.Errorf("%s=%q: want a number from 1 to %d", e.name, v, e.max)
 			}
 			*e.dst = n
 		}
@@ -104,6 +108,8 @@ type Store struct {
 	slots  chan struct{}
 	// Fetched counts body bytes received, Requests the requests sent.
 	fetched, requests atomic.Int64
+	// pages counts the listing pages asked for.
+	pages atomic.Int64
 }
 
 // New configures a client from the standard AWS configuration: the
@@ -154,6 +160,9 @@ func isAWS(endpoint string) bool {
 
 // Fetched is the number of object bytes this store has received.
 func (s *Store) Fetched() int64 { return s.fetched.Load() }
+
+// ListPages is the number of listing pages this store has asked for.
+func (s *Store) ListPages() int64 { return s.pages.Load() }
 
 // Requests is the number of requests this store has sent.
 func (s *Store) Requests() int64 { return s.requests.Load() }

@@ -20,6 +20,9 @@ type remoteState struct {
 	store     *objstore.Store
 	err       error
 	bagsBytes atomic.Int64
+	// listed holds the bags scan listed (objstore.ListedBag by URL):
+	// they are opened from their listing, not looked up again.
+	listed sync.Map
 }
 
 // remoteStore is the object-store client configured the AWS way
@@ -45,6 +48,15 @@ func openBag(path string, opts bagread.Options) (*bagread.Bag, error) {
 	if err != nil {
 		return nil, err
 	}
+	if v, ok := remote.listed.Load(path); ok {
+		lb := v.(objstore.ListedBag)
+		// All of the bag's objects (metadata.yaml and -wal too): the
+		// share fetched is of what a download would have cost.
+		for _, in := range lb.All() {
+			remote.bagsBytes.Add(in.Size)
+		}
+		return objstore.OpenListed(context.Background(), s, lb, opts)
+	}
 	b, err := objstore.OpenBag(context.Background(), s, path, opts)
 	if err != nil {
 		return nil, err
@@ -64,7 +76,11 @@ func fetchedLine() string {
 	if total > 0 {
 		share = 100 * float64(got) / float64(total)
 	}
-	return fmt.Sprintf("fetched %s of %s from the object store (%.2f%%) in %d requests", humanSize(got), humanSize(total), share, remote.store.Requests())
+	line := fmt.Sprintf("fetched %s of %s from the object store (%.2f%%) in %d requests", humanSize(got), humanSize(total), share, remote.store.Requests())
+	if n := remote.store.ListPages(); n > 0 {
+		line += fmt.Sprintf(" (%s)", plural(n, "listing page"))
+	}
+	return line
 }
 
 // reportFetched prints fetchedLine for an s3:// path.

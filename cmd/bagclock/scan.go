@@ -113,6 +113,19 @@ type bagJob struct {
 	path  string // absolute
 	stat  archive.Stat
 	old   *archive.Row
+	// listed is the listing of a bag in an object store (nil for a
+	// local bag).
+	listed *objstore.ListedBag
+}
+
+// fingerprint identifies the bag's content: for a local bag a hash of its
+// files' names, sizes and ends; for a listed one, of its objects' names,
+// sizes and ETags.
+func (j bagJob) fingerprint() (string, error) {
+	if j.listed != nil {
+		return listedFingerprint(j.listed), nil
+	}
+	return fingerprint(j.found.Files)
 }
 
 // bagResult is what a worker hands back.
@@ -139,24 +152,36 @@ func runScan(ctx context.Context, e *env, o scanOptions) int {
 		logf("%v", err)
 		return exitFailure
 	}
-	var roots []string
+	sr := &scanRoots{}
+	var local []string
 	for _, r := range o.roots {
 		if objstore.IsURL(r) {
-			// Not yet: listing, ETag-keyed reuse and the sweeps (docs/s3.md).
-			logf("%s: scan does not read s3:// archives yet; analyze each bag (bagclock analyze %s/BAG) or scan a local copy", r, strings.TrimSuffix(r, "/"))
-			return exitUsage
+			continue
 		}
 		abs, err := filepath.Abs(r)
 		if err != nil {
 			logf("%s: %v", r, err)
 			return exitFailure
 		}
-		roots = append(roots, abs)
+		local = append(local, abs)
 	}
-	found := bagread.Discover(roots...)
+	found := bagread.Discover(local...)
 	for _, p := range found.Problems {
+		sr.problems = append(sr.problems, p)
+	}
+	for _, b := range found.Bags {
+		sr.bags = append(sr.bags, bagJob{found: b, path: b.Path, stat: statFiles(b.Files)})
+	}
+	sr.roots = append(sr.roots, local...)
+	for _, r := range o.roots {
+		if objstore.IsURL(r) {
+			sr.discoverRemote(ctx, r)
+		}
+	}
+	for _, p := range sr.problems {
 		logf("%v", p)
 	}
+	roots := sr.roots
 	indexPath := filepath.Join(o.out, "index.jsonl")
 	old, err := readIndexFile(indexPath, logf)
 	if err != nil {
@@ -167,11 +192,10 @@ func runScan(ctx context.Context, e *env, o scanOptions) int {
 	scope := archive.Scope{Roots: roots, Discovered: map[string]bool{}}
 	var jobs []bagJob
 	var totalBytes int64
-	for _, b := range found.Bags {
-		if !o.shard.Contains(b.Rel) {
+	for _, j := range sr.bags {
+		if !o.shard.Contains(j.found.Rel) {
 			continue
 		}
-		j := bagJob{found: b, path: b.Path, stat: statFiles(b.Files)}
 		if prev, ok := old[j.path]; ok && !o.force {
 			j.old = &prev
 		}
@@ -283,7 +307,7 @@ collect:
 		logf("%s", stop.note())
 	}
 	rows := archive.Compose(old, fresh, scope)
-	for _, p := range found.Problems {
+	for _, p := range sr.problems {
 		page.Problems = append(page.Problems, p.Error())
 	}
 	written, err := writeIndex(o.out, rows, page)
@@ -311,7 +335,7 @@ collect:
 	if findings > 0 {
 		code = exitFindings
 	}
-	if t.Errors > 0 || writeErrs > 0 || interrupted || (len(found.Problems) > 0 && len(jobs) == 0) {
+	if t.Errors > 0 || writeErrs > 0 || interrupted || sr.unlisted > 0 || (len(sr.problems) > 0 && len(jobs) == 0) {
 		code = exitFailure
 	}
 	state, notAnalysed := "", ""
@@ -322,8 +346,11 @@ collect:
 	fmt.Fprintf(e.stderr, "bagclock scan: %d bags (%d analysed, %d unchanged): %d ok, %d damaged, %d errors%s, %d with findings, %s, %s, %s; %s; %s in %s%s; %s\n",
 		len(jobs), analysed, reused, t.OK, t.Damaged, t.Errors, notAnalysed, t.WithFindings,
 		plural(int64(t.Drops), "predicted drop"), plural(int64(t.ClockJumps), "clock jump"), plural(int64(t.ZeroStampScans), "zero-stamp message"),
-		plural(int64(len(found.Problems)), "discovery problem"), humanSize(totalBytes), time.Since(start).Round(time.Millisecond), state,
+		plural(int64(len(sr.problems)), "discovery problem"), humanSize(totalBytes), time.Since(start).Round(time.Millisecond), state,
 		written)
+	if l := fetchedLine(); l != "" {
+		logf("%s", l)
+	}
 	return code
 }
 
@@ -384,7 +411,7 @@ func scanOne(ctx context.Context, o scanOptions, configKey string, j bagJob, pro
 	if ctx.Err() != nil {
 		return bagResult{interrupted: true}
 	}
-	fp := func() (string, error) { return fingerprint(j.found.Files) }
+	fp := j.fingerprint
 	ok, sum := archive.Reusable(j.old, j.stat, configKey, fp)
 	if ok && fileExists(filepath.Join(o.out, filepath.FromSlash(j.old.ReportHTML))) &&
 		fileExists(filepath.Join(o.out, filepath.FromSlash(j.old.ReportJSON))) {
@@ -755,6 +782,9 @@ func (p *scanProgress) describe() string {
 	s := fmt.Sprintf("bags %d/%d", p.done.Load(), p.total)
 	if n := p.errs.Load(); n > 0 {
 		s += fmt.Sprintf(" (%d errors)", n)
+	}
+	if remote.store != nil {
+		s += ", fetched " + humanSize(remote.store.Fetched())
 	}
 	return s
 }
