@@ -3,6 +3,7 @@ package bagread
 import (
 	"fmt"
 	"io"
+	"strings"
 )
 
 // Source is one storage file of a bag that is not read from a local
@@ -59,7 +60,8 @@ func (b *Bag) addSource(f Source) error {
 	if f.ReaderAt == nil {
 		n := len(b.Files)
 		if err := b.addFile(f.LocalPath); err != nil {
-			return fmt.Errorf("%s (read from a private copy): %w", f.Name, err)
+			// Named as the same file on disk would be: by its Name.
+			return &renamedError{err: err, text: strings.ReplaceAll(err.Error(), f.LocalPath, f.Name)}
 		}
 		b.Files[n].Path = f.Name
 		return nil
@@ -79,3 +81,13 @@ func (b *Bag) addSource(f Source) error {
 	b.add(f.Name, storage, false, o)
 	return nil
 }
+
+// renamedError is an error about a private copy, its text naming the
+// source instead; errors.Is/As still see the cause.
+type renamedError struct {
+	err  error
+	text string
+}
+
+func (e *renamedError) Error() string { return e.text }
+func (e *renamedError) Unwrap() error { return e.err }

@@ -213,12 +213,3 @@ func TestS3Faults(t *testing.T) {
 		})
 	}
 }
-
-// TestScanRefusesS3ForNow: scan says plainly that it cannot sweep s3://
-// yet (usage exit) rather than looking for a local folder named "s3:".
-func TestScanRefusesS3ForNow(t *testing.T) {
-	code, _, errOut := runCLI(t, "scan", "s3://bags/archive/", "--out", t.TempDir())
-	if code != exitUsage || !strings.Contains(errOut, "does not read s3:// archives yet") {
-		t.Errorf("exit %d:\n%s", code, errOut)
-	}
-}

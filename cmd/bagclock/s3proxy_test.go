@@ -21,8 +21,10 @@ type s3Proxy struct {
 	gets   atomic.Int64
 	mu     sync.Mutex
 	// fault, when set, sees each GET (numbered from 1) and may answer
-	// it: "500", "503", "stall", "short" (half the body), or "" to pass.
+	// it: "500", "503", "403", "stall", "short" (half the body), or "" to pass.
 	fault func(n int64, r *http.Request) string
+	// refuse, when set, answers 403 to the requests it picks (any kind).
+	refuse func(r *http.Request) bool
 }
 
 type countingBody struct {
@@ -63,6 +65,13 @@ func newS3Proxy(t *testing.T, backend string) *s3Proxy {
 	}
 	rp.ErrorLog = log.New(io.Discard, "", 0) // cut-short bodies are on purpose
 	p.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		p.mu.Lock()
+		refuse := p.refuse
+		p.mu.Unlock()
+		if refuse != nil && refuse(r) {
+			accessDenied(w)
+			return
+		}
 		if r.Method == http.MethodGet && r.Header.Get("Range") != "" {
 			n := p.gets.Add(1)
 			p.mu.Lock()
@@ -73,6 +82,9 @@ func newS3Proxy(t *testing.T, backend string) *s3Proxy {
 				what = f(n, r)
 			}
 			switch what {
+			case "403":
+				accessDenied(w)
+				return
 			case "500", "503":
 				code := http.StatusInternalServerError
 				if what == "503" {
@@ -99,5 +111,18 @@ func newS3Proxy(t *testing.T, backend string) *s3Proxy {
 func (p *s3Proxy) setFault(f func(n int64, r *http.Request) string) {
 	p.mu.Lock()
 	p.fault = f
+	p.mu.Unlock()
+}
+
+// accessDenied answers as S3 does to refused credentials.
+func accessDenied(w http.ResponseWriter) {
+	w.Header().Set("Content-Type", "application/xml")
+	w.WriteHeader(http.StatusForbidden)
+	io.WriteString(w, `<?xml version="1.0" encoding="UTF-8"?><Error><Code>AccessDenied</Code><Message>Access Denied</Message></Error>`)
+}
+
+func (p *s3Proxy) setRefuse(f func(r *http.Request) bool) {
+	p.mu.Lock()
+	p.refuse = f
 	p.mu.Unlock()
 }

@@ -37,12 +37,15 @@ func init() {
 metadata.yaml, split bags, loose .db3/.mcap files, compressed bags), analyses
 each as 'bagclock analyze' would, in parallel, and writes into --out one HTML
 and one JSON report per bag plus index.html, index.csv and index.jsonl.
+A DIR may be an s3://BUCKET/PREFIX, swept like a folder by listing and
+ranged reads; nothing is written to the bucket (docs/s3.md).
 
 Rerunning over the same archive skips bags unchanged since the last index
 (same size, mtime and hash of the first and last MiB of each file, same
-settings); an interrupted scan keeps every finished row. --shard I/N scans a
-deterministic part of the bags (by hash of the path below DIR), for job
-arrays; 'bagclock merge' joins the outputs.
+settings; for s3:// the objects' sizes and ETags); an interrupted scan
+keeps every finished row. --shard I/N scans a deterministic part of the
+bags (by hash of the path below DIR), for job arrays; 'bagclock merge'
+joins the outputs.
 
 Exit codes: 0 ok; 1 a bag had findings named by --fail-on; 3 a bag could not
 be analysed, the output could not be written, or the scan was interrupted.`,
