@@ -86,6 +86,7 @@ func sampleReport() *analysis.Report {
 			Findings: []string{"drop", "clock-mismatch", "jump", "zero-stamp"},
 		},
 		Verdict: analysis.Verdict{
+			Class:    "laser_on_system_clock",
 			Sentence: "The laser driver publishes /scan with system time while tf follows /clock: set use_sim_time:=true on the node publishing /scan.",
 			Evidence: []string{
 				"600 of 600 scans on /scan are 1.790e9 s ahead of odom → base_link (median), the distance from sim time to system time.",

@@ -64,6 +64,10 @@ func IndexCSV(w io.Writer, rows []archive.Row) error {
 // included). One Write per row keeps an append-only file whole up to the
 // last finished row when the process is killed.
 func IndexJSONLine(r archive.Row) ([]byte, error) {
+	// Lists and counts are [] and {} when empty, never null, as in the
+	// reports (error rows have none).
+	r.Findings, r.Problems = nonNil(r.Findings), nonNil(r.Problems)
+	r.Classes, r.Filter = nonNilMap(r.Classes), nonNilMap(r.Filter)
 	b, err := json.Marshal(r)
 	if err != nil {
 		return nil, fmt.Errorf("render: index row %s: %w", r.Path, err)

@@ -172,12 +172,8 @@ func normalized(rep *analysis.Report) *analysis.Report {
 	c.Bag.Files = nonNil(c.Bag.Files)
 	c.Settings.ScanTopics = nonNil(c.Settings.ScanTopics)
 	c.Settings.TargetFrames = nonNil(c.Settings.TargetFrames)
-	if c.Summary.Classes == nil {
-		c.Summary.Classes = map[string]int{}
-	}
-	if c.Summary.Filter == nil {
-		c.Summary.Filter = map[string]int{}
-	}
+	c.Summary.Classes = nonNilMap(c.Summary.Classes)
+	c.Summary.Filter = nonNilMap(c.Summary.Filter)
 	c.Summary.ClockJumps = nonNil(c.Summary.ClockJumps)
 	c.Summary.Findings = nonNil(c.Summary.Findings)
 	c.Verdict.Evidence = nonNil(c.Verdict.Evidence)
@@ -198,7 +194,11 @@ func normalized(rep *analysis.Report) *analysis.Report {
 	}
 	c.Rosout = nonNil(c.Rosout)
 	c.Skipped = nonNil(c.Skipped)
-	c.Pairs = nonNil(c.Pairs)
+	c.Pairs = append([]analysis.PairSummary{}, c.Pairs...)
+	for i := range c.Pairs {
+		c.Pairs[i].Classes = nonNilMap(c.Pairs[i].Classes)
+		c.Pairs[i].Filter = nonNilMap(c.Pairs[i].Filter)
+	}
 	c.Topics = nonNil(c.Topics)
 	c.TimerClocks = nonNil(c.TimerClocks)
 	c.ClockSteps = append([]analysis.ClockStep{}, c.ClockSteps...)
@@ -225,4 +225,11 @@ func nonNil[T any](s []T) []T {
 		return []T{}
 	}
 	return s
+}
+
+func nonNilMap(m map[string]int) map[string]int {
+	if m == nil {
+		return map[string]int{}
+	}
+	return m
 }
