@@ -26,7 +26,7 @@ func init() {
 which the header stamps (and tf transform stamps) that were on the wrong clock
 are put on the right one. Then it analyses the copy and prints, per sensor
 topic and target frame, the clock classes and emulated MessageFilter drops
-before and after.
+before and after, and the sets of each emulated message_filters synchronizer.
 
 What it repairs, and how:
   a node on system time in a sim bag (laser_on_system_clock,
@@ -353,10 +353,44 @@ func printFixResult(w io.Writer, in, out string, plan *repair.Plan, res *fixResu
 		fmt.Fprintf(w, "  %s -> %s: %s; %d dropped  =>  %s; %d dropped\n", b.Topic, b.TargetFrame,
 			counts(b.Classes), pairDrops(b), counts(a.Classes), pairDrops(a))
 	}
+	printSyncBeforeAfter(w, before, after)
 	fmt.Fprintf(w, "Before: %s\nAfter:  %s\n", before.Verdict.Sentence, after.Verdict.Sentence)
 	if left := remaining(after); left != "" {
 		fmt.Fprintf(w, "The repaired bag still has: %s (see bagclock analyze %s)\n", left, out)
 	}
+}
+
+// printSyncBeforeAfter prints the sets of each emulated message_filters
+// synchronizer (analyze's sync check) in the input and in the copy.
+func printSyncBeforeAfter(w io.Writer, before, after *analysis.Report) {
+	if len(before.Sync) == 0 {
+		return
+	}
+	key := func(s analysis.SyncSummary) string {
+		return s.Source + "|" + s.Policy + "|" + strings.Join(s.Topics, ",")
+	}
+	afterSync := map[string]analysis.SyncSummary{}
+	for _, s := range after.Sync {
+		afterSync[key(s)] = s
+	}
+	fmt.Fprintln(w, "Synchronizers (sets emitted; messages never used):")
+	for _, b := range before.Sync {
+		line := fmt.Sprintf("  %s %s (%s): %d sets; %d unused", b.Policy, strings.Join(b.Topics, " + "), b.Source, b.Sets, sum64(b.Unused))
+		if a, ok := afterSync[key(b)]; ok {
+			line += fmt.Sprintf("  =>  %d sets; %d unused", a.Sets, sum64(a.Unused))
+		} else {
+			line += "  =>  not emulated on the copy"
+		}
+		fmt.Fprintln(w, line)
+	}
+}
+
+func sum64(v []int64) int64 {
+	var n int64
+	for _, x := range v {
+		n += x
+	}
+	return n
 }
 
 func orText(s, alt string) string {
