@@ -140,7 +140,7 @@ func decodeOne(x *decoded, m *bagread.Message, ts *topicState, own bool) {
 		// Record times only: no payload was read, unless a check wants
 		// the header.
 		if ts.header {
-			x.err = cdr.DecodeHeaderInto(&x.hdr, m.Data, ts.typ)
+			x.err = x.wire.Header(&x.hdr, m.Data, ts.typ)
 		}
 	default:
 		x.msg.Data = m.Data
