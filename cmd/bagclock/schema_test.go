@@ -5,12 +5,14 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
 
 	"github.com/bagclock/bagclock/analysis/archive"
+	"github.com/bagclock/bagclock/bagread"
 	"github.com/bagclock/bagclock/cdr"
 	"github.com/bagclock/bagclock/internal/bagwrite"
 	"github.com/bagclock/bagclock/internal/scenario"
@@ -59,6 +61,7 @@ func TestSchemaValidatesScanOutputs(t *testing.T) {
 	os.WriteFile(filepath.Join(arch, "broken", "notabag", "b_0.db3"), []byte("neither SQLite nor MCAP"), 0o644)
 
 	writeGarbageBag(t, filepath.Join(arch, "broken", "garbage"))
+	haveROS1 := writeROS1Bags(t, filepath.Join(arch, "ros1"), root)
 
 	out := filepath.Join(t.TempDir(), "out")
 	scanInto(t, context.Background(), analyzeBag, out, archive.Shard{}, 1, arch)
@@ -71,10 +74,11 @@ func TestSchemaValidatesScanOutputs(t *testing.T) {
 	rows := readIndex(t, out)
 	reportSchema := schematest.Schema(t, schematest.Report)
 	seen := map[string]bool{} // sections that were non-empty in some report
-	statuses := map[string]int{}
+	statuses, storages := map[string]int{}, map[string]int{}
 	nReports, nShared := 0, 0
 	for _, r := range rows {
 		statuses[r.Status]++
+		storages[r.Storage]++
 		if r.ReportJSON == "" {
 			continue
 		}
@@ -105,7 +109,10 @@ func TestSchemaValidatesScanOutputs(t *testing.T) {
 			seen["damage:"+d["status"].(string)] = true
 		}
 	}
-	t.Logf("validated %d reports (%d of shared bags) and %d index rows %v", nReports, nShared, nRows, statuses)
+	t.Logf("validated %d reports (%d of shared bags) and %d index rows %v %v", nReports, nShared, nRows, statuses, storages)
+	if haveROS1 && storages[bagread.StorageROS1] == 0 {
+		t.Errorf("no ROS 1 row: %v", storages)
+	}
 	if nRows != len(rows) || nReports == 0 {
 		t.Fatalf("validated %d of %d rows, %d reports", nRows, len(rows), nReports)
 	}
@@ -118,7 +125,7 @@ func TestSchemaValidatesScanOutputs(t *testing.T) {
 	var missing []string
 	for _, k := range []string{"scans", "nodes", "findings", "clock_jumps", "stamp_jumps", "stalls", "clock_rate",
 		"skew", "tf_tree", "tf_findings", "rosout", "skipped", "pairs", "topics", "timer_clocks",
-		"real_time_factor_range", "clock_steps", "stuck_zero", "ages", "damage:damaged"} {
+		"real_time_factor_range", "clock_steps", "stuck_zero", "ages", "sync", "damage:damaged"} {
 		if !seen[k] {
 			missing = append(missing, k)
 		}
@@ -162,4 +169,28 @@ func writeGarbageBag(t *testing.T, dir string) {
 	if err := w.Close(); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// writeROS1Bags writes two ROS 1 bags into dir with Debian's python3-rosbag
+// (internal/ros1peer), as analysis's ROS 1 tests do; false when it is not
+// installed (a failure under BAGCLOCK_REQUIRE_PEERS=1).
+func writeROS1Bags(t *testing.T, dir, root string) bool {
+	t.Helper()
+	python := "/usr/bin/python3"
+	if err := exec.Command(python, "-c", "import rosbag, sensor_msgs.msg, tf2_msgs.msg, rosgraph_msgs.msg").Run(); err != nil {
+		if os.Getenv("BAGCLOCK_REQUIRE_PEERS") == "1" {
+			t.Fatalf("BAGCLOCK_REQUIRE_PEERS=1: Debian's python3-rosbag is not installed: %v", err)
+		}
+		t.Logf("Debian's python3-rosbag is not installed, no ROS 1 bag validated: %v", err)
+		return false
+	}
+	os.MkdirAll(dir, 0o755)
+	script := filepath.Join(root, "internal", "ros1peer", "rosbag_peer.py")
+	for _, c := range [][2]string{{"bz2", "scan_on_system_time"}, {"none", "zero_stamps"}} {
+		path := filepath.Join(dir, c[0]+"-"+c[1]+".bag")
+		if out, err := exec.Command(python, script, "write", path, c[0], c[1]).CombinedOutput(); err != nil {
+			t.Fatalf("rosbag write: %v\n%s", err, out)
+		}
+	}
+	return true
 }
