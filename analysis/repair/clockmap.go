@@ -79,6 +79,44 @@ func (m *ClockMap) ToSim(t, rec int64) (int64, bool) {
 // SimAt is the sim time at record time rec (ToSim(rec, rec)).
 func (m *ClockMap) SimAt(rec int64) (int64, bool) { return m.ToSim(rec, rec) }
 
+// ToSystem maps a sim time v back to system time through the segment in
+// force at record time rec: the inverse of ToSim. ok is false before the
+// first /clock, on a piece where /clock stood still (any system time in it
+// gives v), or when the result lies more than maxExtrapolateNS outside the
+// segment's samples.
+func (m *ClockMap) ToSystem(v, rec int64) (int64, bool) {
+	i := m.segmentAt(rec)
+	if i < 0 {
+		return 0, false
+	}
+	return m.Segments[i].invert(v)
+}
+
+func (s *Segment) invert(v int64) (int64, bool) {
+	k := s.Knots
+	if len(k) == 0 {
+		return 0, false
+	}
+	var t int64
+	if len(k) == 1 {
+		t = k[0].RecordNS + (v - k[0].ClockNS)
+	} else {
+		// Within a segment /clock never goes back: knots are in clock order.
+		j := sort.Search(len(k), func(i int) bool { return k[i].ClockNS > v })
+		j = min(max(j, 1), len(k)-1)
+		a, b := k[j-1], k[j]
+		if b.ClockNS == a.ClockNS {
+			return 0, false
+		}
+		slope := float64(b.RecordNS-a.RecordNS) / float64(b.ClockNS-a.ClockNS)
+		t = a.RecordNS + int64(math.Round(slope*float64(v-a.ClockNS)))
+	}
+	if t < s.FirstRecordNS-maxExtrapolateNS || t > s.LastRecordNS+maxExtrapolateNS {
+		return 0, false
+	}
+	return t, true
+}
+
 func (s *Segment) eval(t int64) (int64, bool) {
 	k := s.Knots
 	if len(k) == 0 || t < s.FirstRecordNS-maxExtrapolateNS || t > s.LastRecordNS+maxExtrapolateNS {

@@ -146,12 +146,18 @@ func (p *Patcher) newStamp(i int, stamp, rec int64) (int64, bool) {
 		t += e.Map.Offset.At(rec)
 	}
 	v := t
-	if e.Map.Kind == MapSystemToSim {
-		var ok bool
-		if v, ok = p.plan.Clock.ToSim(t, rec); !ok {
-			d.Unmapped++
-			return 0, false
-		}
+	var ok bool
+	switch e.Map.Kind {
+	case MapSystemToSim:
+		v, ok = p.plan.Clock.ToSim(t, rec)
+	case MapSimToSystem:
+		v, ok = p.plan.Clock.ToSystem(t, rec)
+	default:
+		ok = true
+	}
+	if !ok {
+		d.Unmapped++
+		return 0, false
 	}
 	d.Mapped++
 	return v, true

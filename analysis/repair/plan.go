@@ -33,6 +33,10 @@ const (
 const (
 	// MapSystemToSim: system time to sim time through Plan.Clock.
 	MapSystemToSim = "system_to_sim"
+	// MapSimToSystem: sim time back to system time through Plan.Clock
+	// (the reference is the recorder's clock and the subject followed
+	// /clock).
+	MapSimToSystem = "sim_to_system"
 	// MapOffset: another machine's clock to the recorder's, plus Offset.
 	MapOffset = "offset"
 )
@@ -144,8 +148,17 @@ func (p *Plan) Repairs() bool {
 }
 
 // Build decides the plan from the analysis report of the bag and the
-// sampling pass over it. ref identifies the bag (Hash).
+// sampling pass over it, choosing the reference clock itself. ref
+// identifies the bag (Hash).
 func Build(rep *analysis.Report, s *Samples, ref BagRef, version string) *Plan {
+	return BuildFor(rep, s, ref, version, "")
+}
+
+// BuildFor is Build with the reference clock chosen by the caller: ClockSim,
+// ClockSystem, or "" to choose (sim when the bag has /clock and something
+// follows it). A sim reference without /clock falls back to the choice,
+// with the reason.
+func BuildFor(rep *analysis.Report, s *Samples, ref BagRef, version, want string) *Plan {
 	p := &Plan{PlanVersion: PlanVersion, Bagclock: version, Bag: ref, Entries: []Entry{}}
 	if rep != nil {
 		p.VerdictBefore = rep.Verdict.Sentence
@@ -164,6 +177,12 @@ func Build(rep *analysis.Report, s *Samples, ref BagRef, version string) *Plan {
 		p.Clock = &cm
 	}
 	p.Reference, p.ReferenceReason = reference(s, hasClock)
+	switch {
+	case want == ClockSystem && p.Reference != ClockSystem:
+		p.Reference, p.ReferenceReason = ClockSystem, "asked for (--reference system): stamps on sim time are mapped back through "+s.ClockTopic
+	case want == ClockSim && p.Reference != ClockSim && hasClock:
+		p.Reference, p.ReferenceReason = ClockSim, "asked for (--reference sim): the bag has "+s.ClockTopic
+	}
 	diag := diagnoses(rep)
 	onRecorder := 0 // dynamic subjects on the recorder's clock
 	for _, st := range s.subjects {
@@ -253,9 +272,12 @@ func decide(e *Entry, st *subjectStats, s *Samples, p *Plan, onRecorder int) {
 			}
 			e.Map = &Mapping{Kind: MapOffset, From: FamilySystem, Offset: &fit}
 			why = append(why, fmt.Sprintf("its machine's clock is %s the recorder's (lower envelope of record time − stamp, drift %.1f ppm): the offset is added to each stamp", aheadBehind(fit.OffsetNS), fit.DriftPPM))
-		case on == FamilySim && p.Reference == ClockSystem:
-			refuse("stamps on sim time in a bag whose reference is the recorder's clock")
+		case on == FamilySim && p.Reference == ClockSystem && p.Clock == nil:
+			refuse("stamps on sim time in a bag whose reference is the recorder's clock, and no /clock to map them with")
 			return
+		case on == FamilySim && p.Reference == ClockSystem:
+			e.Map = &Mapping{Kind: MapSimToSystem, From: FamilySim, ClockResidualMaxNS: worstResidual(&s.Clock)}
+			why = append(why, fmt.Sprintf("%d stamps on sim time mapped back to system time through %s", st.counts[FamilySim], s.ClockTopic))
 		}
 	}
 	if zero > 0 {

@@ -107,3 +107,55 @@ func TestPlanCases(t *testing.T) {
 		})
 	}
 }
+
+// TestClockMapToSystemInvertsToSim: through a /clock fit with a
+// simulator at 0.5x, a stall and a reset, ToSystem undoes ToSim to within
+// a nanosecond of rounding per piece, refuses a stalled piece (every
+// system time in it shows the same sim time), and stays in the segment of
+// the record time it is asked at.
+func TestClockMapToSystemInvertsToSim(t *testing.T) {
+	const ms = int64(1_000_000)
+	var f clockFitter
+	rec, clk := int64(1_790_000_000_000*ms), int64(0)
+	for i := 0; i < 400; i++ { // 4 s at 0.5x
+		f.add(rec, clk)
+		rec += 10 * ms
+		clk += 5 * ms
+	}
+	stallFrom := clk
+	for i := 0; i < 100; i++ { // 1 s paused
+		f.add(rec, clk)
+		rec += 10 * ms
+	}
+	resetAt := rec
+	clk = 500 * ms
+	for i := 0; i < 300; i++ { // reset to 0.5 s, then 1x
+		f.add(rec, clk)
+		rec += 10 * ms
+		clk += 10 * ms
+	}
+	m := f.finish()
+	if len(m.Segments) != 2 {
+		t.Fatalf("%d segments, want 2 (the reset splits them)", len(m.Segments))
+	}
+	for _, tc := range []struct{ sys, at int64 }{
+		{m.Segments[0].FirstRecordNS + 1234*ms, m.Segments[0].FirstRecordNS + 1234*ms},
+		{m.Segments[0].FirstRecordNS + 3*ms, m.Segments[0].FirstRecordNS + 100*ms},
+		{resetAt + 2000*ms + 7, resetAt + 2000*ms},
+	} {
+		v, ok := m.ToSim(tc.sys, tc.at)
+		if !ok {
+			t.Fatalf("ToSim(%d) not ok", tc.sys)
+		}
+		back, ok := m.ToSystem(v, tc.at)
+		if !ok || abs64(back-tc.sys) > 2 {
+			t.Errorf("ToSystem(ToSim(%d)) = %d, %v", tc.sys, back, ok)
+		}
+	}
+	if _, ok := m.ToSystem(stallFrom, resetAt-50*ms); ok {
+		t.Errorf("a sim time /clock stood at for a second mapped back to one system time")
+	}
+	if _, ok := m.ToSystem(0, m.Segments[0].FirstRecordNS-1); ok {
+		t.Error("mapped before the first /clock")
+	}
+}

@@ -113,10 +113,12 @@ func Load(r io.Reader) (*Plan, error) {
 		}
 		if m := e.Map; m != nil {
 			switch {
-			case m.Kind != MapSystemToSim && m.Kind != MapOffset:
-				return nil, bad(fmt.Sprintf("map kind %q, want %s or %s", m.Kind, MapSystemToSim, MapOffset))
+			case m.Kind != MapSystemToSim && m.Kind != MapSimToSystem && m.Kind != MapOffset:
+				return nil, bad(fmt.Sprintf("map kind %q, want %s, %s or %s", m.Kind, MapSystemToSim, MapSimToSystem, MapOffset))
 			case m.Kind == MapSystemToSim && p.Reference != ClockSim:
 				return nil, bad("system_to_sim needs reference_clock sim")
+			case m.Kind == MapSimToSystem && (p.Reference != ClockSystem || p.Clock == nil || len(p.Clock.Segments) == 0):
+				return nil, bad("sim_to_system needs reference_clock system and the clock fit")
 			case m.Kind == MapOffset && m.Offset == nil:
 				return nil, bad("map kind offset without offset")
 			case m.From != FamilySystem && m.From != FamilySim:

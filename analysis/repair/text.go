@@ -51,7 +51,7 @@ func (p *Plan) WriteText(w io.Writer) error {
 					fmt.Fprintf(&b, "    offset %s + %.2f ppm drift, from %d messages in %d windows, residual rms %s, max %s\n",
 						fmtNS(o.OffsetNS), o.DriftPPM, o.Messages, o.Windows, fmtNS(o.ResidualRMSNS), fmtNS(o.ResidualMaxNS))
 				}
-				if m.Kind == MapSystemToSim {
+				if m.Kind == MapSystemToSim || m.Kind == MapSimToSystem {
 					fmt.Fprintf(&b, "    through the /clock fit (worst residual %s)\n", fmtNS(m.ClockResidualMaxNS))
 				}
 			}

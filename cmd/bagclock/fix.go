@@ -41,7 +41,8 @@ What it repairs, and how:
       metadata.yaml's custom_data
 
 The reference clock is sim time when the bag has /clock and some topic or tf
-link follows it, else the recorder's clock. Static transforms, topics of
+link follows it, else the recorder's clock; --reference system maps sim-time
+stamps back to system time through /clock instead. Static transforms, topics of
 types without a header and everything already on the reference clock are left
 as they are. Where the bag cannot support a mapping (sim stamps without
 /clock, too few samples, every topic offset alike as in a re-recorded bag) the
@@ -85,6 +86,7 @@ left at OUT).`,
 			fs.StringVar(&o.storage, "storage", "mcap", "output storage: mcap or sqlite3")
 			fs.StringVar(&o.compression, "compression", "", "MCAP chunk compression: zstd, lz4 or none (default: the input's; zstd for db3)")
 			fs.BoolVar(&o.recordTime, "record-time", false, "map record times (log times) to the reference clock too (sim time only; refused when /clock jumps back)")
+			fs.StringVar(&o.reference, "reference", "auto", "the clock repaired stamps are put on: auto (sim time when the bag has /clock and something follows it, else the recorder's), sim, or system (sim-time stamps mapped back through /clock)")
 			fs.StringVar(&o.consumer, "consumer", "rviz", "consumer whose MessageFilter is emulated for the before/after check (as analyze --consumer)")
 			fs.BoolVar(&o.quiet, "quiet", false, "no progress bar")
 			return func(e *env, args []string) int {
@@ -104,13 +106,21 @@ left at OUT).`,
 
 // fixOptions are fix's flags.
 type fixOptions struct {
-	out, planOut, apply, storage, compression, consumer string
-	dryRun, recordTime, quiet                           bool
+	out, planOut, apply, storage, compression, consumer, reference string
+	dryRun, recordTime, quiet                                      bool
 }
 
 func (o *fixOptions) check() error {
 	if o.storage != bagcopy.StorageMCAP && o.storage != bagcopy.StorageSQLite3 {
 		return fmt.Errorf("--storage %q: want mcap or sqlite3", o.storage)
+	}
+	switch o.reference {
+	case "auto", repair.ClockSim, repair.ClockSystem:
+	default:
+		return fmt.Errorf("--reference %q: want auto, sim or system", o.reference)
+	}
+	if o.apply != "" && o.reference != "auto" {
+		return errors.New("--reference is for a new plan; an --apply plan names its reference clock itself")
 	}
 	switch o.compression {
 	case "", "zstd", "lz4", "none":
@@ -209,7 +219,14 @@ func runFix(e *env, path string, o *fixOptions) int {
 			return fail("--apply %s: %s: %v", o.apply, path, err)
 		}
 	} else {
-		plan = repair.Build(before, samples, repair.BagRef{}, version)
+		want := ""
+		if o.reference != "auto" {
+			want = o.reference
+		}
+		plan = repair.BuildFor(before, samples, repair.BagRef{}, version, want)
+		if want == repair.ClockSim && plan.Reference != repair.ClockSim {
+			return fail("--reference sim: %s has no /clock to map stamps to sim time with", path)
+		}
 	}
 	if o.recordTime {
 		if plan.Reference != repair.ClockSim {
