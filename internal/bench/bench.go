@@ -184,6 +184,7 @@ var Ratios = []Ratio{
 	{"sensors-db3: prefix read vs raw read", "sensors-db3/prefix-read", "sensors-db3/raw", 0.5},
 	{"sensors-mcap: analyze vs raw read", "sensors-mcap/analyze", "sensors-mcap/raw", 0.5},
 	{"sensors-db3: analyze vs raw read", "sensors-db3/analyze", "sensors-db3/raw", 0.5},
+	{"sensors-mcap: analyze over s3:// (loopback) vs local analyze", "sensors-mcap/s3-analyze", "sensors-mcap/local-analyze", 2},
 }
 
 // FormatRatios renders the ratios whose two sides were measured (ns per

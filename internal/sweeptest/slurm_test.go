@@ -2,6 +2,7 @@ package sweeptest
 
 import (
 	"bufio"
+	"encoding/json"
 	"crypto/rand"
 	"fmt"
 	"net"
@@ -17,6 +18,7 @@ import (
 	"time"
 
 	"github.com/bagclock/bagclock/analysis/archive"
+	"github.com/bagclock/bagclock/internal/s3test"
 	"github.com/bagclock/bagclock/internal/testenv"
 )
 
@@ -599,6 +601,66 @@ func (s *sweep) testSlurm(t *testing.T) {
 		t.Errorf("rerun of task %s: log lacks %q (the finished bags must be skipped):\n%s", longTask, summary, log)
 	}
 	checkMerge(run2, mergeID, rid, map[string]job{longTask: rj})
+
+	// 3. The same array over s3://: the archive uploaded to a Versity S3
+	// Gateway, docs/scan.md's script with /archive replaced by its prefix,
+	// the AWS settings in the environment sbatch passes on to the tasks.
+	srv := s3test.Start(t)
+	srv.PutTree(t, "archive", s.arch)
+	url := srv.URL("archive")
+	awsEnv := srv.Env("")
+	run3 := filepath.Join(s.dir, "slurm-s3")
+	if err := os.MkdirAll(run3, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	s3Script := strings.Replace(s.docBlock(t, "slurm script"), " /archive\n", " "+url+"\n", 1)
+	if err := os.WriteFile(filepath.Join(run3, scriptName), []byte(s3Script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	single := filepath.Join(run3, "single")
+	one := s.run(run3, awsEnv, "bagclock", "scan", "--quiet", "--out", single, url)
+	if one.code != 3 {
+		t.Fatalf("one-process scan of %s: exit %d, want 3: %s", url, one.code, one)
+	}
+	sameRowsAs(t, s.rows, readRows(t, single), s.arch, url)
+	id, waited = c.submitWait(t, run3, awsEnv, arrayArgs...)
+	waits = append(waits, waiting{"sbatch --wait of the array over s3://", 3, waited})
+	mergeID = submitMerge(run3, id)
+	tasks = c.waitJobs(t, id, slurmShards, 10*time.Minute)
+	for k := 1; k <= slurmShards; k++ {
+		task := strconv.Itoa(k)
+		log, _ := os.ReadFile(filepath.Join(run3, "bagclock-scan-"+task+".log"))
+		if tasks[task]["ExitCode"] != wantExit(k) {
+			c.fatalf(t, "s3:// task %s: exit %s, want %s; its log:\n%s", task, tasks[task]["ExitCode"], wantExit(k), log)
+		}
+		if got := sortedKeys(readRows(t, filepath.Join(run3, "results", "shard-"+task))); strings.Join(got, " ") != strings.Join(want[k], " ") {
+			t.Errorf("s3:// shard %s/%d scanned %v, want %v", task, slurmShards, got, want[k])
+		}
+	}
+	c.waitJobs(t, mergeID, 1, 3*time.Minute)
+	sameOutputAs(t, single, filepath.Join(run3, "results", "all"))
+	t.Logf("Slurm array over %s: %d tasks, merged index equal to the one-process scan of the prefix and, row for row, to the local scan", url, slurmShards)
+}
+
+// sameRowsAs compares a scan of the archive in an object store with the
+// local scan, row for row: the local root written as the URL, and the
+// fields that say where and when a bag is (path, mtime, fingerprint,
+// report names) aside.
+func sameRowsAs(t *testing.T, local, remote map[string]archive.Row, root, url string) {
+	t.Helper()
+	norm := func(r archive.Row) string {
+		r.Path, r.ModTimeNS, r.Fingerprint, r.ReportHTML, r.ReportJSON = "", 0, "", "", ""
+		b, _ := json.Marshal(r)
+		return strings.ReplaceAll(string(b), root, url)
+	}
+	if len(local) != len(remote) {
+		t.Errorf("local scan %d rows, s3:// scan %d", len(local), len(remote))
+	}
+	for rel, l := range local {
+		if a, b := norm(l), norm(remote[rel]); a != b {
+			t.Errorf("%s: rows differ\nlocal  %s\ns3://  %s", rel, a, b)
+		}
+	}
 }
 
 func mustAtoi(s string) int {

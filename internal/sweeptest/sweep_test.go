@@ -306,6 +306,13 @@ func readRows(t *testing.T, out string) map[string]archive.Row {
 // bags in index.html (its header names the run and the time).
 func (s *sweep) sameOutput(t *testing.T, merged string) {
 	t.Helper()
+	sameOutputAs(t, s.single, merged)
+}
+
+// sameOutputAs is sameOutput against the scan in single.
+func sameOutputAs(t *testing.T, single, merged string) {
+	t.Helper()
+	s := struct{ single string }{single}
 	for _, name := range []string{"index.jsonl", "index.csv", "index.html"} {
 		want, err1 := os.ReadFile(filepath.Join(s.single, name))
 		got, err2 := os.ReadFile(filepath.Join(merged, name))
