@@ -2,8 +2,8 @@ package sweeptest
 
 import (
 	"bufio"
-	"encoding/json"
 	"crypto/rand"
+	"encoding/json"
 	"fmt"
 	"net"
 	"os"
