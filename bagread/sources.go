@@ -67,11 +67,12 @@ func (b *Bag) addSource(f Source) error {
 		return nil
 	}
 	storage, compressed, err := sniffFrom(f.Name, io.NewSectionReader(f.ReaderAt, 0, f.Size), b.limit())
-	if err == nil && (storage != StorageMCAP || compressed) {
-		err = fmt.Errorf("not a plain MCAP file: read it from a local copy")
-	}
 	if err != nil {
-		return &FileError{Path: f.Name, Offset: 0, Op: "identify storage", Err: err}
+		// Worded as Open words the same file on disk.
+		return &FileError{Path: f.Name, Offset: -1, Err: err}
+	}
+	if storage != StorageMCAP || compressed {
+		return &FileError{Path: f.Name, Offset: 0, Op: "identify storage", Err: fmt.Errorf("not a plain MCAP file: read it from a local copy")}
 	}
 	o, err := b.openMCAPFrom(f.Name, &memFile{name: f.Name, ra: f.ReaderAt, size: f.Size}, false)
 	if err != nil {

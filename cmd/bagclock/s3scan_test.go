@@ -166,7 +166,8 @@ func TestS3ScanMatchesLocal(t *testing.T) {
 }
 
 // damagedArchive is a small archive of healthy bags and damaged copies
-// (an MCAP cut at 60%, a db3 cut in half), as local files.
+// (an MCAP cut at 60%, a db3 cut in half, a .mcap that is no bag), as
+// local files.
 func damagedArchive(t *testing.T) string {
 	shared := filepath.Join(testenv.SharedDir(t), "bags")
 	dir := t.TempDir()
@@ -192,18 +193,21 @@ func damagedArchive(t *testing.T) string {
 		t.Fatalf("db3 of tb3-walker-humble-nitesh: %v", db3)
 	}
 	cut(db3[0], filepath.Join(dir, "damaged", "cut-db3", filepath.Base(db3[0])), 0.5)
+	if err := os.WriteFile(filepath.Join(dir, "damaged", "not-a-bag.mcap"), []byte(strings.Repeat("not a bag\n", 50)), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	return dir
 }
 
-// TestS3DamagedLikeLocal: a cut MCAP object and a cut db3 object get the
-// analyze report, the exit code and the scan row the same files get on
-// disk.
+// TestS3DamagedLikeLocal: a cut MCAP object, a cut db3 object and an
+// object that is no bag get the analyze report, the exit code and the
+// scan row the same files get on disk.
 func TestS3DamagedLikeLocal(t *testing.T) {
 	arch := damagedArchive(t)
 	srv := s3Server(t)
 	srv.PutTree(t, "arch", arch)
 	url := srv.URL("arch")
-	for _, rel := range []string{"damaged/cut.mcap", "damaged/cut-db3"} {
+	for _, rel := range []string{"damaged/cut.mcap", "damaged/cut-db3", "damaged/not-a-bag.mcap"} {
 		lcode, lout, lerr := runCLI(t, "analyze", "--format", "json", filepath.Join(arch, rel))
 		rcode, rout, rerr := runCLI(t, "analyze", "--format", "json", url+"/"+rel)
 		if lcode != rcode || strings.ReplaceAll(lout, arch, url) != rout {
@@ -241,7 +245,7 @@ func TestS3ScanFaults(t *testing.T) {
 	code, _, errOut := runCLI(t, "scan", "-q", "-j", "2", "--out", out, url)
 	healthy := indexRows(t, out)
 	// (the cut db3 is an error row)
-	if code != exitFailure || len(healthy) != 5 || healthy["damaged/cut-db3"]["status"] != "error" {
+	if code != exitFailure || len(healthy) != 6 || healthy["damaged/cut-db3"]["status"] != "error" {
 		t.Fatalf("healthy scan: exit %d, %d rows:\n%s", code, len(healthy), errOut)
 	}
 	const bad = "evo-nav2-turtlebot-mcap/nav2_turtlebot.mcap" // a loose MCAP
