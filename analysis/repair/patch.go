@@ -3,6 +3,8 @@ package repair
 import (
 	"fmt"
 
+	"github.com/bagclock/bagclock/bagread"
+
 	"github.com/bagclock/bagclock/cdr"
 )
 
@@ -17,6 +19,8 @@ type Patcher struct {
 	Done    []EntryCounts
 	offsets []int
 	tf      cdr.TFMessage
+	// donors read the paired topics of zero-stamp entries (by topic).
+	donors map[string]*donorCursor
 }
 
 // EntryCounts is what a Patcher did to one entry's stamps.
@@ -27,6 +31,9 @@ type EntryCounts struct {
 	// reach (before the first /clock, beyond a segment's samples, out of
 	// builtin_interfaces/Time range); they are written as they were.
 	Unmapped int `json:"unmapped"`
+	// Paired: synthesized stamps taken from the paired topic's message
+	// (ZeroDonor.PairedTopic); the rest came from the latency donor.
+	Paired int `json:"paired"`
 }
 
 // NewPatcher prepares plan for patching.
@@ -130,6 +137,13 @@ func (p *Patcher) newStamp(i int, stamp, rec int64) (int64, bool) {
 		if e.Zero == nil {
 			return 0, false
 		}
+		if dc := p.donors[e.Zero.PairedTopic]; dc != nil {
+			if v, ok := dc.take(p, rec, e.Zero.PairMaxGapNS); ok {
+				d.Synthesized++
+				d.Paired++
+				return v, true
+			}
+		}
 		v, ok := p.plan.refAt(rec-e.Zero.LatencyNS, rec)
 		if !ok {
 			d.Unmapped++
@@ -141,26 +155,136 @@ func (p *Patcher) newStamp(i int, stamp, rec int64) (int64, bool) {
 	if e.Map == nil || p.plan.Family(stamp, rec) != e.Map.From {
 		return 0, false
 	}
-	t := stamp
-	if e.Map.Offset != nil {
-		t += e.Map.Offset.At(rec)
-	}
-	v := t
-	var ok bool
-	switch e.Map.Kind {
-	case MapSystemToSim:
-		v, ok = p.plan.Clock.ToSim(t, rec)
-	case MapSimToSystem:
-		v, ok = p.plan.Clock.ToSystem(t, rec)
-	default:
-		ok = true
-	}
+	v, ok := p.plan.mapStamp(e.Map, stamp, rec)
 	if !ok {
 		d.Unmapped++
 		return 0, false
 	}
 	d.Mapped++
 	return v, true
+}
+
+// mapStamp applies m to a nonzero stamp of a message recorded at rec.
+func (p *Plan) mapStamp(m *Mapping, stamp, rec int64) (int64, bool) {
+	t := stamp
+	if m.Offset != nil {
+		t += m.Offset.At(rec)
+	}
+	switch m.Kind {
+	case MapSystemToSim:
+		return p.Clock.ToSim(t, rec)
+	case MapSimToSystem:
+		return p.Clock.ToSystem(t, rec)
+	}
+	return t, true
+}
+
+// onReference is a nonzero stamp of topic put on the reference clock as
+// the plan puts that topic's stamps (unchanged when the plan leaves it).
+func (p *Plan) onReference(topic string, stamp, rec int64) (int64, bool) {
+	for i := range p.Entries {
+		e := &p.Entries[i]
+		if e.Topic != topic || e.Link != "" {
+			continue
+		}
+		if e.Action != ActionMap || e.Map == nil || p.Family(stamp, rec) != e.Map.From {
+			return stamp, p.Family(stamp, rec) == familyOf(p.Reference)
+		}
+		return p.mapStamp(e.Map, stamp, rec)
+	}
+	return stamp, p.Family(stamp, rec) == familyOf(p.Reference)
+}
+
+func familyOf(ref string) string {
+	if ref == ClockSim {
+		return FamilySim
+	}
+	return FamilySystem
+}
+
+// OpenDonors starts a reader of each paired topic the plan's zero-stamp
+// entries take stamps from, in record order alongside the copy (header
+// prefixes only). Close ends them.
+func (p *Patcher) OpenDonors(bag *bagread.Bag) {
+	for i := range p.plan.Entries {
+		e := &p.plan.Entries[i]
+		if e.Action != ActionMap || e.Zero == nil || e.Zero.PairedTopic == "" {
+			continue
+		}
+		t := e.Zero.PairedTopic
+		if p.donors == nil {
+			p.donors = map[string]*donorCursor{}
+		}
+		if _, ok := p.donors[t]; ok || bag.Topic(t) == nil {
+			continue
+		}
+		p.donors[t] = &donorCursor{topic: t, it: bag.Messages(bagread.ReadOptions{Topics: []string{t}, Order: bagread.TimeOrder,
+			PrefixTopics: []string{t}, PrefixBytes: cdr.HeaderStampOffset + 8})}
+	}
+}
+
+// Close ends the donor readers.
+func (p *Patcher) Close() {
+	for _, d := range p.donors {
+		d.it.Close()
+	}
+}
+
+// donorCursor walks a paired topic in record order, keeping its nonzero
+// stamps within a window of the message being patched.
+type donorCursor struct {
+	topic string
+	it    *bagread.Iterator
+	ahead []donorStamp // read, not yet used, in record order
+	done  bool
+}
+
+type donorStamp struct{ rec, stamp int64 }
+
+// take returns the stamp, on the reference clock, of the unused donor
+// message recorded nearest to rec and within maxGap; messages before it
+// are dropped (a later stamp of 0 would be further from them).
+func (d *donorCursor) take(p *Patcher, rec, maxGap int64) (int64, bool) {
+	for !d.done && (len(d.ahead) == 0 || d.ahead[len(d.ahead)-1].rec <= rec+maxGap) {
+		if !d.it.Next() {
+			d.done = true
+			break
+		}
+		m := d.it.Message()
+		if m.Err != nil {
+			continue
+		}
+		if m.LogTimeNS < rec-maxGap {
+			continue // too old to pair with this or any later message
+		}
+		if st, err := cdr.Stamp(m.Data, cdr.HeaderStampOffset); err == nil && st != 0 {
+			d.ahead = append(d.ahead, donorStamp{m.LogTimeNS, st})
+		}
+	}
+	best := -1
+	for i, a := range d.ahead {
+		if a.rec < rec-maxGap {
+			continue
+		}
+		if a.rec > rec+maxGap {
+			break
+		}
+		if best < 0 || abs64(a.rec-rec) < abs64(d.ahead[best].rec-rec) {
+			best = i
+		}
+	}
+	if best < 0 {
+		// Drop what is too old to pair with this or any later message.
+		k := 0
+		for k < len(d.ahead) && d.ahead[k].rec < rec-maxGap {
+			k++
+		}
+		d.ahead = d.ahead[k:]
+		return 0, false
+	}
+	a := d.ahead[best]
+	d.ahead = d.ahead[best+1:]
+	return p.plan.onReference(d.topic, a.stamp, a.rec)
 }
 
 // refAt is the reference clock at system time t, for a message recorded

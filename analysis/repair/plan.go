@@ -2,6 +2,7 @@ package repair
 
 import (
 	"fmt"
+	"path"
 	"sort"
 	"strings"
 
@@ -132,6 +133,14 @@ type ZeroDonor struct {
 	LatencyNS   int64  `json:"latency_ns"`
 	LatencyFrom string `json:"latency_from"`
 	Count       int    `json:"count"`
+	// PairedTopic, when set, donates first: a stamp of 0 takes the stamp
+	// (on the reference clock) of PairedTopic's message recorded nearest
+	// to it, within PairMaxGapNS (half that topic's period) and each
+	// donor message once: camera_info beside its image, or the image
+	// beside its camera_info, which one driver stamps alike. Without such
+	// a message the latency donor above applies.
+	PairedTopic  string `json:"paired_topic,omitempty"`
+	PairMaxGapNS int64  `json:"pair_max_gap_ns,omitempty"`
 	// BeforeClock counts stamps of 0 recorded before the first /clock:
 	// sim time did not exist yet, so they stay 0.
 	BeforeClock int `json:"before_clock,omitempty"`
@@ -295,13 +304,22 @@ func decide(e *Entry, st *subjectStats, s *Samples, p *Plan, onRecorder int) {
 				z.LatencyFrom = "none"
 			}
 		}
-		if z.BeforeClock == zero {
+		if d := pairDonor(st, s); d != nil {
+			z.PairedTopic = d.Topic
+			z.PairMaxGapNS = (d.lastRec - d.firstRec) / int64(d.n-1) / 2
+		}
+		if z.BeforeClock == zero && z.PairedTopic == "" {
 			refuse(fmt.Sprintf("%d stamps of 0, all recorded before the first /clock: no sim time to give them", zero))
 			return
 		}
 		e.Zero = z
-		why = append(why, fmt.Sprintf("%d stamps of 0 synthesized from the record time on the %s minus %s latency (%s)", zero-z.BeforeClock, clockName(p.Reference), fmtNS(z.LatencyNS), latencyFrom(z.LatencyFrom)))
-		if z.BeforeClock > 0 {
+		if z.PairedTopic != "" {
+			why = append(why, fmt.Sprintf("%d stamps of 0 take the stamp of the %s message recorded nearest (within %s), which the same driver stamps alike", zero, z.PairedTopic, fmtNS(z.PairMaxGapNS)))
+			why = append(why, "without one: the reference clock at record time minus "+fmtNS(z.LatencyNS)+" latency ("+latencyFrom(z.LatencyFrom)+")")
+		} else {
+			why = append(why, fmt.Sprintf("%d stamps of 0 synthesized from the record time on the %s minus %s latency (%s)", zero-z.BeforeClock, clockName(p.Reference), fmtNS(z.LatencyNS), latencyFrom(z.LatencyFrom)))
+		}
+		if z.BeforeClock > 0 && z.PairedTopic == "" {
 			why = append(why, fmt.Sprintf("%d stamps of 0 before the first /clock stay 0", z.BeforeClock))
 		}
 	}
@@ -313,6 +331,45 @@ func decide(e *Entry, st *subjectStats, s *Samples, p *Plan, onRecorder int) {
 		why = append(why, "no stamps")
 	}
 	leave(strings.Join(why, "; "))
+}
+
+// pairDonor finds the topic whose stamps can stand in for st's stamps
+// of 0: the camera_info of st's image, or the image of st's camera_info
+// (same namespace, "image_raw" preferred when several images sit beside
+// it), with nonzero stamps on most messages and at least two messages.
+func pairDonor(st *subjectStats, s *Samples) *subjectStats {
+	if st.Link != "" {
+		return nil
+	}
+	dir, base := path.Split(st.Topic)
+	isImage := func(t string) bool {
+		return t == "sensor_msgs/msg/Image" || t == "sensor_msgs/msg/CompressedImage"
+	}
+	var cands []*subjectStats
+	for _, o := range s.subjects {
+		if o == st || o.Link != "" || o.n < 2 || o.counts[FamilyZero]*2 >= o.n {
+			continue
+		}
+		odir, obase := path.Split(o.Topic)
+		if odir != dir {
+			continue
+		}
+		switch {
+		case base == "camera_info" && isImage(o.Type):
+			cands = append(cands, o)
+		case isImage(st.Type) && obase == "camera_info":
+			cands = append(cands, o)
+		}
+	}
+	if len(cands) == 1 {
+		return cands[0]
+	}
+	for _, c := range cands {
+		if strings.HasSuffix(c.Topic, "/image_raw") {
+			return c
+		}
+	}
+	return nil
 }
 
 // latency is the subject's median age on its own clock, when enough

@@ -46,6 +46,8 @@ type subjectStats struct {
 	Static bool
 	n      int
 	counts map[string]int
+	// firstRec and lastRec are the first and last record times.
+	firstRec, lastRec int64
 	// zeroBeforeClock counts stamps of 0 recorded before the first /clock.
 	zeroBeforeClock int
 	// env is record time − stamp over system-family stamps.
@@ -115,6 +117,10 @@ func Sample(bag *bagread.Bag) (*Samples, error) {
 	}
 	observe := func(st *subjectStats, m *bagread.Message, stamp int64) {
 		st.n++
+		if st.n == 1 {
+			st.firstRec = m.LogTimeNS
+		}
+		st.lastRec = m.LogTimeNS
 		if m.HasPublishTime {
 			st.pubLat.add(m.LogTimeNS - m.PublishTimeNS)
 		}

@@ -36,9 +36,11 @@ What it repairs, and how:
   a machine whose clock is off (clock_skew, stamps ahead of the recorder):
       its stamps get the offset (and drift) of the lower envelope of record
       time minus stamp, so latency is not counted as offset
-  stamps of 0 (zero_stamp): given the reference clock at record time minus
-      the topic's typical latency; marked as synthesized in the plan and in
-      metadata.yaml's custom_data
+  stamps of 0 (zero_stamp): a camera_info beside its image (or the image
+      beside its camera_info) takes its partner's stamp, frame by frame;
+      otherwise the reference clock at record time minus the topic's typical
+      latency; marked as synthesized in the plan and in metadata.yaml's
+      custom_data
 
 The reference clock is sim time when the bag has /clock and some topic or tf
 link follows it, else the recorder's clock; --reference system maps sim-time
@@ -347,6 +349,9 @@ func printFixResult(w io.Writer, in, out string, plan *repair.Plan, res *fixResu
 		line := fmt.Sprintf("  %s: %d mapped", e.Subject(), d.Mapped)
 		if d.Synthesized > 0 {
 			line += fmt.Sprintf(", %d synthesized", d.Synthesized)
+			if d.Paired > 0 {
+				line += fmt.Sprintf(" (%d from %s)", d.Paired, e.Zero.PairedTopic)
+			}
 		}
 		if d.Unmapped > 0 {
 			line += fmt.Sprintf(", %d left as they were (the mapping could not reach them)", d.Unmapped)

@@ -39,7 +39,11 @@ func writeFixed(e *env, bag *bagread.Bag, plan *repair.Plan, o *fixOptions, bagR
 	var synth []string
 	for _, en := range plan.Entries {
 		if en.Action == repair.ActionMap && en.Zero != nil {
-			synth = append(synth, fmt.Sprintf("%s (latency %d ns from %s)", en.Subject(), en.Zero.LatencyNS, en.Zero.LatencyFrom))
+			if en.Zero.PairedTopic != "" {
+				synth = append(synth, fmt.Sprintf("%s (stamp of the paired %s message, else latency %d ns from %s)", en.Subject(), en.Zero.PairedTopic, en.Zero.LatencyNS, en.Zero.LatencyFrom))
+			} else {
+				synth = append(synth, fmt.Sprintf("%s (latency %d ns from %s)", en.Subject(), en.Zero.LatencyNS, en.Zero.LatencyFrom))
+			}
 		}
 	}
 	if len(synth) > 0 {
@@ -58,6 +62,8 @@ func writeFixed(e *env, bag *bagread.Bag, plan *repair.Plan, o *fixOptions, bagR
 	}()
 	res := &fixResult{}
 	p := repair.NewPatcher(plan)
+	p.OpenDonors(bag)
+	defer p.Close()
 	var bar *progressbar.ProgressBar
 	if e.isTerminal && !o.quiet {
 		bar = progressbar.NewOptions64(int64(max(bag.MessageCount, 1)),

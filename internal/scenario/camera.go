@@ -34,6 +34,10 @@ type CameraRig struct {
 	DepthDriftPPM float64
 	// DepthEmpty records the depth topic without a single message.
 	DepthEmpty bool
+	// InfoZero: the colour driver stamps camera_info 0 (a driver that
+	// fills only the image's header); ColourZero: it stamps the image 0
+	// and camera_info right.
+	InfoZero, ColourZero bool
 }
 
 // Sync case names: the synchronizer situations of issue 23 (SyncNames).
@@ -115,6 +119,9 @@ func (g *gen) cameraStreams() []*stream {
 	image := func(topic, frame, encoding string, pub Publisher, late time.Duration, ppm float64, bpp uint32) func(int, int64, *Record) {
 		return func(_ int, t int64, r *Record) {
 			st := g.rigStamp(pub, t, late, ppm)
+			if c.ColourZero && topic == TopicColour {
+				st = 0
+			}
 			w := cdrWriter{b: append(g.buf[:0], 0, byte(cdr.CDRLE), 0, 0)}
 			w.time(st)
 			w.str(frame)
@@ -135,6 +142,9 @@ func (g *gen) cameraStreams() []*stream {
 	}
 	info := func(_ int, t int64, r *Record) {
 		st := g.rigStamp(c.Colour, t, c.ColourLate, 0)
+		if c.InfoZero {
+			st = 0
+		}
 		w := cdrWriter{b: append(g.buf[:0], 0, byte(cdr.CDRLE), 0, 0)}
 		w.time(st)
 		w.str(ColourFrame)
