@@ -3,10 +3,11 @@ package repair
 import (
 	"fmt"
 	"path"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/bagclock/bagclock/analysis"
+	"github.com/bagclock/bagclock/analysis/finding"
 )
 
 // PlanVersion is the version of the plan's JSON form; Load refuses others.
@@ -195,14 +196,15 @@ func BuildFor(rep *analysis.Report, s *Samples, ref BagRef, version, want string
 	diag := diagnoses(rep)
 	onRecorder := 0 // dynamic subjects on the recorder's clock
 	for _, st := range s.subjects {
-		if !st.Static && st.n > st.counts[FamilyZero] && majority(st) == FamilySystem && !offsetDiagnosed(diag[st.Subject]) {
+		if !st.Static && st.n > st.counts[FamilyZero] && majority(st) == FamilySystem && !diag[st.Subject].isOffset() {
 			onRecorder++
 		}
 	}
 	for _, st := range s.subjects {
 		e := Entry{Topic: st.Topic, Link: st.Link, Type: st.Type, Static: st.Static, Stamps: st.counts,
-			On: majority(st), Want: p.Reference, Diagnosis: diag[st.Subject]}
-		decide(&e, st, s, p, onRecorder)
+			On: majority(st), Want: p.Reference, Diagnosis: diag[st.Subject].String()}
+		d := diag[st.Subject]
+		decide(&e, st, s, p, onRecorder, d.isOffset())
 		p.Entries = append(p.Entries, e)
 	}
 	return p
@@ -234,7 +236,7 @@ func majority(st *subjectStats) string {
 	return best
 }
 
-func decide(e *Entry, st *subjectStats, s *Samples, p *Plan, onRecorder int) {
+func decide(e *Entry, st *subjectStats, s *Samples, p *Plan, onRecorder int, offset bool) {
 	leave := func(why string) { e.Action, e.Reason = ActionLeave, why }
 	refuse := func(why string) { e.Action, e.Reason = ActionRefuse, why }
 	switch {
@@ -256,7 +258,7 @@ func decide(e *Entry, st *subjectStats, s *Samples, p *Plan, onRecorder int) {
 		switch on := e.On; {
 		case p.Reference == ClockSim && on == FamilySystem:
 			m := &Mapping{Kind: MapSystemToSim, From: FamilySystem, ClockResidualMaxNS: worstResidual(&s.Clock)}
-			if offsetDiagnosed(e.Diagnosis) {
+			if offset {
 				if fit := st.env.fit(); fit.Messages >= minOffsetMessages && fit.Windows >= minOffsetWindows && abs64(fit.OffsetNS) >= minOffsetNS {
 					m.Offset = &fit
 				}
@@ -264,7 +266,7 @@ func decide(e *Entry, st *subjectStats, s *Samples, p *Plan, onRecorder int) {
 			e.Map = m
 			why = append(why, fmt.Sprintf("%d stamps on system time mapped to sim time through %s", st.counts[FamilySystem], s.ClockTopic))
 		case on == FamilySim && p.Reference == ClockSim,
-			on == FamilySystem && p.Reference == ClockSystem && !offsetDiagnosed(e.Diagnosis):
+			on == FamilySystem && p.Reference == ClockSystem && !offset:
 			why = append(why, "stamps already on the "+clockName(p.Reference))
 		case on == FamilySystem && p.Reference == ClockSystem:
 			fit := st.env.fit()
@@ -419,50 +421,62 @@ func worstResidual(m *ClockMap) int64 {
 	return w
 }
 
-// diagnoses maps each subject to what the report says of it: its skew
-// kind (other than ok), its age kind, the classes of its pairs.
-func diagnoses(rep *analysis.Report) map[Subject]string {
-	out := map[Subject]string{}
+// diagnosis is what the report's typed findings say of one subject.
+type diagnosis struct {
+	// text lists "kind detail" of each finding, for the plan.
+	text []string
+	// offset: a finding calls the subject's stamps an offset between two
+	// machines' clocks (skew constant_offset, an age ahead of the
+	// recorder, rows of class clock_skew).
+	offset bool
+}
+
+func (d *diagnosis) String() string {
+	if d == nil {
+		return ""
+	}
+	return strings.Join(d.text, "; ")
+}
+
+// isOffset reports whether d calls the stamps a clock offset.
+func (d *diagnosis) isOffset() bool { return d != nil && d.offset }
+
+// diagnoses maps each subject to the typed findings (analysis/finding)
+// that name it. Findings name topics, not the tf link whose stamps are
+// off, so a link's offset comes from the skew table's own entry for it.
+func diagnoses(rep *analysis.Report) map[Subject]*diagnosis {
+	out := map[Subject]*diagnosis{}
 	if rep == nil {
 		return out
 	}
-	add := func(k Subject, s string) {
-		if out[k] == "" {
-			out[k] = s
-		} else {
-			out[k] += "; " + s
+	note := func(k Subject, text string, offset bool) {
+		d := out[k]
+		if d == nil {
+			d = &diagnosis{}
+			out[k] = d
+		}
+		if !slices.Contains(d.text, text) {
+			d.text = append(d.text, text)
+		}
+		d.offset = d.offset || offset
+	}
+	for _, f := range rep.Findings {
+		offset := (f.Kind == finding.Skew && (f.Detail == analysis.SkewConstantOffset || f.Detail == analysis.AgeAhead)) ||
+			f.Detail == string(analysis.ClockSkew)
+		text := string(f.Kind)
+		if f.Detail != "" {
+			text += " " + f.Detail
+		}
+		for _, t := range f.Subjects.Topics {
+			note(Subject{Topic: t}, text, offset)
 		}
 	}
 	for _, sk := range rep.Skew {
-		if sk.Kind != analysis.SkewOK && sk.Kind != analysis.SkewJitter {
-			add(Subject{sk.Topic, sk.Link}, fmt.Sprintf("skew %s (median age %.3g s)", sk.Kind, sk.MedianS))
-		}
-	}
-	for _, a := range rep.Ages {
-		if a.Kind == analysis.AgeAhead || a.Kind == analysis.AgeClockOffset {
-			add(Subject{Topic: a.Topic}, "age "+a.Kind)
-		}
-	}
-	for _, pr := range rep.Pairs {
-		var cls []string
-		for c, n := range pr.Classes {
-			if c != string(analysis.SameClock) && n > 0 {
-				cls = append(cls, fmt.Sprintf("%s %d", c, n))
-			}
-		}
-		sort.Strings(cls)
-		if len(cls) > 0 {
-			add(Subject{Topic: pr.Topic}, "rows against "+pr.TargetFrame+": "+strings.Join(cls, ", "))
+		if sk.Link != "" && sk.Kind != analysis.SkewOK && sk.Kind != analysis.SkewJitter {
+			note(Subject{sk.Topic, sk.Link}, fmt.Sprintf("skew %s (median age %.3g s)", sk.Kind, sk.MedianS), sk.Kind == analysis.SkewConstantOffset)
 		}
 	}
 	return out
-}
-
-// offsetDiagnosed: the report called the subject's stamps an offset
-// between two machines' clocks.
-func offsetDiagnosed(d string) bool {
-	return strings.Contains(d, "skew "+analysis.SkewConstantOffset) || strings.Contains(d, "age "+analysis.AgeAhead) ||
-		strings.Contains(d, string(analysis.ClockSkew))
 }
 
 // fmtNS prints a duration in the unit that reads best.

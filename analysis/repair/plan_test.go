@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/bagclock/bagclock/analysis"
+	"github.com/bagclock/bagclock/analysis/finding"
 	"github.com/bagclock/bagclock/bagread"
 	"github.com/bagclock/bagclock/internal/bagwrite"
 	"github.com/bagclock/bagclock/internal/scenario"
@@ -157,5 +158,33 @@ func TestClockMapToSystemInvertsToSim(t *testing.T) {
 	}
 	if _, ok := m.ToSystem(0, m.Segments[0].FirstRecordNS-1); ok {
 		t.Error("mapped before the first /clock")
+	}
+}
+
+// TestDiagnosesFromFindings: an offset is read from the typed findings
+// (skew constant_offset, age ahead, rows of class clock_skew) on the
+// topics they name, not from other findings' words; a tf link's offset
+// from the skew table, which findings do not name links in.
+func TestDiagnosesFromFindings(t *testing.T) {
+	rep := &analysis.Report{
+		Findings: []finding.Finding{
+			{Kind: finding.Skew, Detail: analysis.SkewConstantOffset, Subjects: finding.Subjects{Topics: []string{"/a"}}},
+			{Kind: finding.Skew, Detail: analysis.AgeAhead, Subjects: finding.Subjects{Topics: []string{"/b"}}},
+			{Kind: finding.ClockMismatch, Detail: string(analysis.ClockSkew), Subjects: finding.Subjects{Topics: []string{"/c"}}},
+			{Kind: finding.ClockMismatch, Detail: string(analysis.LaserOnSystemClock), Subjects: finding.Subjects{Topics: []string{"/d"}},
+				Sentence: "skew constant_offset, age ahead, clock_skew: words are not findings"},
+			{Kind: finding.Stale, Detail: analysis.AgeStale, Subjects: finding.Subjects{Topics: []string{"/e"}}},
+		},
+		Skew: []analysis.Skew{{Topic: "/tf", Link: "map->odom", Kind: analysis.SkewConstantOffset}, {Topic: "/tf", Link: "odom->base", Kind: analysis.SkewOK}},
+	}
+	d := diagnoses(rep)
+	for subj, want := range map[Subject]bool{{Topic: "/a"}: true, {Topic: "/b"}: true, {Topic: "/c"}: true, {Topic: "/d"}: false,
+		{Topic: "/e"}: false, {Topic: "/tf", Link: "map->odom"}: true, {Topic: "/tf", Link: "odom->base"}: false} {
+		if got := d[subj].isOffset(); got != want {
+			t.Errorf("%s: offset %v, want %v (diagnosis %q)", subj, got, want, d[subj].String())
+		}
+	}
+	if got := d[Subject{Topic: "/d"}].String(); got != "clock-mismatch "+string(analysis.LaserOnSystemClock) {
+		t.Errorf("/d diagnosis %q", got)
 	}
 }
