@@ -342,8 +342,12 @@ func TestFixPlanApplyAndRefusals(t *testing.T) {
 	// An unreadable bag.
 	junk := filepath.Join(tmp, "junk.mcap")
 	os.WriteFile(junk, []byte("not a bag at all"), 0o644)
-	if code, _, stderr := runCLI(t, "fix", junk, "-o", filepath.Join(tmp, "j")); code != exitFailure || stderr == "" {
-		t.Errorf("junk bag: exit %d, %s", code, stderr)
+	if code, _, stderr := runCLI(t, "fix", junk, "-o", filepath.Join(tmp, "j")); code != exitFailure || !strings.Contains(stderr, "junk.mcap") {
+		t.Errorf("junk bag: exit %d, stderr %q, want an error naming the file", code, stderr)
+	}
+	left, _ := filepath.Glob(filepath.Join(tmp, ".j.fix-tmp*"))
+	if _, err := os.Stat(filepath.Join(tmp, "j")); !os.IsNotExist(err) || len(left) > 0 {
+		t.Errorf("junk bag: wrote j or left %v", left)
 	}
 	// A ROS 1 bag.
 	ros1 := filepath.Join(tmp, "old.bag")
