@@ -103,6 +103,9 @@ func Analyze(bag *bagread.Bag, cfg Config, sink ScanSink) (*Report, error) {
 	err = a.run()
 	rep := a.finish()
 	nameNodes(rep, a.topics.hasRole(roleParamEvents))
+	if bag.Storage == bagread.StorageROS1 {
+		ros1Advice(rep, bag)
+	}
 	assessDamage(rep, bag)
 	// finish hands the filters' last rows to the sink: its error counts
 	// as much as one during the pass.

@@ -25,6 +25,10 @@ type NodeClock struct {
 	// ParameterEvents and RosoutLines count the node's messages.
 	ParameterEvents int `json:"parameter_events"`
 	RosoutLines     int `json:"rosout_lines"`
+	// Publishes lists the topics a ROS 1 bag's connection records name
+	// this node (callerid) as the publisher of (ROS 2 bags do not say).
+	// A node known only from them has StampClock "".
+	Publishes []string `json:"publishes,omitempty"`
 }
 
 // maxNodesKept bounds the node table; a bag names few nodes.

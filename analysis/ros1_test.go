@@ -40,8 +40,8 @@ func TestROS1Bags(t *testing.T) {
 	}{
 		{"none", "healthy", VerdictNoProblem, "no clock problem"},
 		{"lz4", "legacy_tf", VerdictNoProblem, "no clock problem"},
-		{"bz2", "scan_on_system_time", string(LaserOnSystemClock), "publishes /scan with system time while tf follows /clock"},
-		{"none", "zero_stamps", "zero_stamp", "400 scans stamped 0"},
+		{"bz2", "scan_on_system_time", string(LaserOnSystemClock), "/hokuyo_node publishes /scan with system time while tf follows /clock: in ROS 1, set the global parameter /use_sim_time to true and restart /hokuyo_node"},
+		{"none", "zero_stamps", "zero_stamp", "400 scans stamped 0: /hokuyo_node uses sim time"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.comp+"-"+tc.scenario, func(t *testing.T) {
@@ -63,9 +63,48 @@ func TestROS1Bags(t *testing.T) {
 			if rep.Verdict.Class != tc.class || !strings.Contains(rep.Verdict.Sentence, tc.sentence) {
 				t.Errorf("verdict %s: %s", rep.Verdict.Class, rep.Verdict.Sentence)
 			}
+			// The node table lists every publisher the connections name.
+			var nodes []string
+			for _, n := range rep.Nodes {
+				nodes = append(nodes, n.Node+":"+strings.Join(n.Publishes, ","))
+			}
+			if got := strings.Join(nodes, " "); got != "/hokuyo_node:/scan /play:/clock /robot_base:/tf /robot_state_publisher:/tf_static /rosout:/rosout" {
+				t.Errorf("nodes: %s", got)
+			}
+			for _, c := range rep.Verdict.Commands {
+				if strings.HasPrefix(c, "ros2 ") {
+					t.Errorf("ROS 2 command in a ROS 1 verdict: %s", c)
+				}
+			}
+			if tc.class != VerdictNoProblem && !contains(rep.Verdict.Commands, "rosparam get /use_sim_time") {
+				t.Errorf("commands %q lack rosparam get /use_sim_time", rep.Verdict.Commands)
+			}
 			if len(rep.TFTree) != 4 {
 				t.Errorf("tf tree: %d links, want 4 (two static, two dynamic)", len(rep.TFTree))
 			}
 		})
+	}
+}
+
+func TestROS1Command(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"ros2 param get /laser use_sim_time", "rosparam get /use_sim_time"},
+		{listUseSimTimeCmd, "rosparam get /use_sim_time"},
+		{"ros2 topic echo /scan --field header.stamp --once", "rostopic echo -n 1 /scan/header/stamp"},
+		{"ros2 topic echo /clock --once", "rostopic echo -n 1 /clock"},
+		{"ros2 topic info /tf --verbose", "rostopic info /tf"},
+		{"ros2 topic hz /cmd_vel", "rostopic hz /cmd_vel"},
+		{"ros2 topic delay /late", "rostopic delay /late"},
+		{"ros2 run tf2_ros tf2_echo odom laser  " + tf2EchoNote, "rosrun tf tf_echo odom laser"},
+		{"ros2 run tf2_tools view_frames", "rosrun tf2_tools view_frames.py"},
+		{"ros2 bag info x", ""},
+		{"date -u", "date -u"},
+	} {
+		if got := ros1Command(tc.in); got != tc.want {
+			t.Errorf("%q: %q, want %q", tc.in, got, tc.want)
+		}
+	}
+	if got := ros1Commands([]string{"ros2 param get /a use_sim_time", "ros2 param get /b use_sim_time", "ros2 bag info x"}); len(got) != 1 {
+		t.Errorf("commands %q: want one rosparam get", got)
 	}
 }

@@ -13,13 +13,17 @@ func TestNodesCSV(t *testing.T) {
 		nodes []analysis.NodeClock
 		want  string
 	}{
-		{"none", nil, "node,use_sim_time,use_sim_time_at_s,stamp_clock,parameter_events,rosout_lines\n"},
+		{"none", nil, "node,use_sim_time,use_sim_time_at_s,stamp_clock,parameter_events,rosout_lines,publishes\n"},
 		{"announced and logger", []analysis.NodeClock{
 			{Node: "/laser_driver", UseSimTime: "false", UseSimTimeAtS: 0.4, StampClock: "system", ParameterEvents: 2},
 			{Node: "=cmd|rviz2", StampClock: "sim", RosoutLines: 3},
-		}, "node,use_sim_time,use_sim_time_at_s,stamp_clock,parameter_events,rosout_lines\n" +
-			"/laser_driver,false,0.400,system,2,0\n" +
-			"'=cmd|rviz2,,,sim,0,3\n"},
+		}, "node,use_sim_time,use_sim_time_at_s,stamp_clock,parameter_events,rosout_lines,publishes\n" +
+			"/laser_driver,false,0.400,system,2,0,\n" +
+			"'=cmd|rviz2,,,sim,0,3,\n"},
+		{"ROS 1 publisher", []analysis.NodeClock{
+			{Node: "/hokuyo_node", Publishes: []string{"/scan", "=cmd"}},
+		}, "node,use_sim_time,use_sim_time_at_s,stamp_clock,parameter_events,rosout_lines,publishes\n" +
+			"/hokuyo_node,,,,0,0,/scan =cmd\n"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var b bytes.Buffer

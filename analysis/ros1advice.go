@@ -1,0 +1,160 @@
+package analysis
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/bagclock/bagclock/bagread"
+)
+
+// ROS 1 bags name every publisher: each connection record carries the
+// callerid of the node rosbag record subscribed to. ros1Advice, run after
+// the verdict like nameNodes, lists those nodes in the node table, puts
+// the node's name where the verdict guessed it ("The laser driver
+// publishes /scan" becomes "/hokuyo_node publishes /scan"), and turns
+// the ROS 2 advice into ROS 1's where the two differ:
+//
+//   - use_sim_time is one global parameter, /use_sim_time, that roscpp
+//     reads once, when a node starts (ros_comm clients/roscpp/src/libros/
+//     init.cpp, start(): param::param("/use_sim_time", ...), then the
+//     /clock subscription); rospy does the same at init_node. A node
+//     started before the parameter was set stays on system time until it
+//     is restarted, so the advice is to set the parameter and restart the
+//     node, and the check is `rosparam get /use_sim_time`.
+//   - the command-line tools are rostopic and rosparam; view_frames is
+//     tf2_tools' view_frames.py and tf2_echo is tf's tf_echo.
+func ros1Advice(rep *Report, bag *bagread.Bag) {
+	pubs := map[string][]string{} // topic → callerids, in connection order
+	for _, t := range bag.Topics {
+		for _, c := range t.Connections {
+			if c.Callerid != "" && !contains(pubs[t.Name], c.Callerid) {
+				pubs[t.Name] = append(pubs[t.Name], c.Callerid)
+			}
+		}
+	}
+	addPublishers(rep, pubs)
+	v := &rep.Verdict
+	typ := map[string]string{}
+	for _, t := range bag.Topics {
+		typ[t.Name] = t.Type
+	}
+	// The verdict guesses the publisher from the topic's type ("the laser
+	// driver"); when it is about one analysed topic, the bag names it.
+	analysed := map[string][]string{}
+	for _, p := range rep.Pairs {
+		if c, ok := pubs[p.Topic]; ok {
+			analysed[p.Topic] = c
+		}
+	}
+	if t := onlyTopic(v.Sentence, analysed); t != "" {
+		who := strings.Join(pubs[t], " or ")
+		noun := publisherNoun(typ[t])
+		for _, art := range []string{"The ", "the "} {
+			v.Sentence = strings.ReplaceAll(v.Sentence, art+noun+" ", who+" ")
+		}
+		v.Sentence = strings.Replace(v.Sentence, "set use_sim_time:=true on the node publishing "+t+".",
+			"in ROS 1, set the global parameter /use_sim_time to true and restart "+who+" (a ROS 1 node reads /use_sim_time once, when it starts).", 1)
+	}
+	v.Sentence = strings.Replace(v.Sentence, "set use_sim_time:=true on the node publishing",
+		"in ROS 1, set the global parameter /use_sim_time to true and restart the node publishing", 1)
+	for i, e := range v.Evidence {
+		v.Evidence[i] = strings.ReplaceAll(e, "QoS or ROS_DOMAIN_ID", "or ROS_MASTER_URI")
+	}
+	v.Commands = ros1Commands(v.Commands)
+}
+
+// onlyTopic returns the one topic of pubs the sentence names ("" for none
+// or several); a name counts when a space, ':', '.', ',' or "'s" follows.
+func onlyTopic(sentence string, pubs map[string][]string) string {
+	found := ""
+	for t := range pubs {
+		for i := 0; ; {
+			j := strings.Index(sentence[i:], t)
+			if j < 0 {
+				break
+			}
+			end := i + j + len(t)
+			if end == len(sentence) || strings.ContainsRune(" :.,'", rune(sentence[end])) {
+				if found != "" && found != t {
+					return ""
+				}
+				found = t
+				break
+			}
+			i = end
+		}
+	}
+	return found
+}
+
+// addPublishers merges the callerids into the node table: a node already
+// named by /rosout gains its topics, the others are added.
+func addPublishers(rep *Report, pubs map[string][]string) {
+	at := map[string]int{}
+	for i, n := range rep.Nodes {
+		at[strings.TrimPrefix(n.Node, "/")] = i
+	}
+	for topic, callers := range pubs {
+		for _, c := range callers {
+			i, ok := at[strings.TrimPrefix(c, "/")]
+			if !ok {
+				if len(rep.Nodes) >= maxNodesKept {
+					continue
+				}
+				rep.Nodes = append(rep.Nodes, NodeClock{Node: c})
+				i = len(rep.Nodes) - 1
+				at[strings.TrimPrefix(c, "/")] = i
+			}
+			rep.Nodes[i].Publishes = append(rep.Nodes[i].Publishes, topic)
+		}
+	}
+	for i := range rep.Nodes {
+		sort.Strings(rep.Nodes[i].Publishes)
+	}
+	sort.SliceStable(rep.Nodes, func(i, j int) bool { return rep.Nodes[i].Node < rep.Nodes[j].Node })
+}
+
+// ros1Commands rewrites the ROS 2 commands of a verdict into their ROS 1
+// equivalents, each once.
+func ros1Commands(cmds []string) []string {
+	out := make([]string, 0, len(cmds))
+	for _, c := range cmds {
+		r := ros1Command(c)
+		if r != "" && !contains(out, r) {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+func ros1Command(c string) string {
+	f := strings.Fields(c)
+	switch {
+	case c == listUseSimTimeCmd, len(f) >= 4 && f[0] == "ros2" && f[1] == "param" && f[2] == "get":
+		return "rosparam get /use_sim_time"
+	case len(f) >= 4 && f[0] == "ros2" && f[1] == "topic" && f[2] == "echo":
+		topic := f[3]
+		if i := indexOf(f, "--field"); i > 0 && i+1 < len(f) {
+			topic += "/" + strings.ReplaceAll(f[i+1], ".", "/")
+		}
+		return "rostopic echo -n 1 " + topic
+	case len(f) >= 4 && f[0] == "ros2" && f[1] == "topic" && (f[2] == "info" || f[2] == "hz" || f[2] == "delay"):
+		return "rostopic " + f[2] + " " + f[3]
+	case len(f) >= 6 && f[0] == "ros2" && f[2] == "tf2_ros" && f[3] == "tf2_echo":
+		return "rosrun tf tf_echo " + f[4] + " " + f[5]
+	case c == "ros2 run tf2_tools view_frames":
+		return "rosrun tf2_tools view_frames.py"
+	case strings.HasPrefix(c, "ros2 "):
+		return "" // no ROS 1 equivalent worth guessing
+	}
+	return c
+}
+
+func indexOf(s []string, v string) int {
+	for i, x := range s {
+		if x == v {
+			return i
+		}
+	}
+	return -1
+}
