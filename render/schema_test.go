@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"sort"
 	"strings"
 	"testing"
@@ -307,4 +308,102 @@ func minus(a, b []string) []string {
 		}
 	}
 	return out
+}
+
+// TestSchemaDoc checks render/SCHEMA.md against the report schema: the key
+// list names exactly the schema's top-level keys; every top-level key has
+// its section ("## key" or a row of "The other keys") and every property
+// inside it, at any depth, is named there in backticks; and each key in
+// the first column of a section's table is a property of that key.
+func TestSchemaDoc(t *testing.T) {
+	doc := string(mustReadFile(t, "SCHEMA.md"))
+	rs := loadSchema(t, schematest.Report)
+	w := schemaWalker{t: t, defs: rs["$defs"].(map[string]any)}
+	top := rs["properties"].(map[string]any)
+
+	block := doc[strings.Index(doc, "```\n{")+4:]
+	block = block[:strings.Index(block, "```")]
+	var listed []string
+	for _, m := range regexp.MustCompile(`"([a-z_]+)":`).FindAllStringSubmatch(block, -1) {
+		listed = append(listed, m[1])
+	}
+	w.sameKeys("SCHEMA.md key list", listed, keys(top), "top-level keys")
+
+	sections := map[string]string{} // top-level key → its text
+	for _, part := range strings.Split(doc, "\n## ")[1:] {
+		head, body, _ := strings.Cut(part, "\n")
+		name := strings.TrimSuffix(strings.TrimSuffix(strings.Fields(head)[0], ":"), "[]")
+		if _, ok := top[name]; ok {
+			sections[name] = body
+		}
+		if head == "The other keys" {
+			for _, line := range strings.Split(body, "\n") {
+				cells := strings.Split(line, "|")
+				if len(cells) > 2 {
+					if k := strings.Trim(strings.TrimSpace(cells[1]), "`"); top[k] != nil {
+						sections[k] = line
+					}
+				}
+			}
+		}
+	}
+	codeSpan := regexp.MustCompile("`([^`]+)`")
+	ident := regexp.MustCompile(`[a-z][a-z0-9_]*`)
+	for _, k := range keys(top) {
+		if k == "schema_version" {
+			continue
+		}
+		text, ok := sections[k]
+		if !ok {
+			t.Errorf("SCHEMA.md: no section or row of The other keys for %q", k)
+			continue
+		}
+		named := map[string]bool{}
+		for _, m := range codeSpan.FindAllStringSubmatch(text, -1) {
+			for _, id := range ident.FindAllString(m[1], -1) {
+				named[id] = true
+			}
+		}
+		props := map[string]bool{}
+		w.properties(top[k].(map[string]any), props)
+		for p := range props {
+			if !named[p] {
+				t.Errorf("SCHEMA.md, %s: property %q of the schema is not named", k, p)
+			}
+		}
+		// The first column of the section's own table (key | type | meaning).
+		for _, line := range strings.Split(text, "\n") {
+			cells := strings.Split(line, "|")
+			if len(cells) < 4 || !strings.Contains(cells[1], "`") || sections[k] == line {
+				continue
+			}
+			for _, m := range codeSpan.FindAllStringSubmatch(cells[1], -1) {
+				if !props[m[1]] {
+					t.Errorf("SCHEMA.md, %s: table key %q is not a property in the schema", k, m[1])
+				}
+			}
+		}
+	}
+}
+
+// properties collects the property names inside s, at any depth.
+func (w schemaWalker) properties(s map[string]any, into map[string]bool) {
+	s = w.resolve(s)
+	if p, ok := s["properties"].(map[string]any); ok {
+		for name, sub := range p {
+			into[name] = true
+			w.properties(sub.(map[string]any), into)
+		}
+	}
+	for _, k := range []string{"items", "additionalProperties"} {
+		if sub, ok := s[k].(map[string]any); ok {
+			w.properties(sub, into)
+		}
+	}
+	for _, k := range []string{"oneOf", "anyOf"} {
+		l, _ := s[k].([]any)
+		for _, sub := range l {
+			w.properties(sub.(map[string]any), into)
+		}
+	}
 }
