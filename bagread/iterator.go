@@ -131,6 +131,13 @@ func (it *Iterator) openStream(i int) stream {
 	} else {
 		s, err = it.bag.handles[i].open(i, it.sel, it.order)
 	}
+	if sf, ok := it.bag.handles[i].(interface{ sourceErr() error }); ok && sf.sourceErr() != nil {
+		it.err = sf.sourceErr() // the store failed, not the file (failReader)
+		if s != nil {
+			s.close()
+		}
+		return nil
+	}
 	if err != nil {
 		// A file that cannot be read at all is damage, not the end of the
 		// whole read: report it and go on with the others.
@@ -145,7 +152,9 @@ func (it *Iterator) nextSequential() *rawMessage {
 	for it.cur < len(it.streams) {
 		s := it.streams[it.cur]
 		if s == nil && !it.started {
-			s = it.openStream(it.cur)
+			if s = it.openStream(it.cur); it.err != nil {
+				return nil
+			}
 		}
 		it.started = true
 		if s != nil && s.next() {
@@ -169,6 +178,9 @@ func (it *Iterator) nextMerged() *rawMessage {
 		it.started = true
 		for i := range it.streams {
 			s := it.openStream(i)
+			if it.err != nil {
+				return nil
+			}
 			if s == nil {
 				continue
 			}

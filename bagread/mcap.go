@@ -25,6 +25,12 @@ type chunkInfo struct {
 	offset     int64
 	start, end uint64
 	channels   map[uint16]bool
+	// From the chunk index only (zero after a scan): the chunk record's
+	// length with its opcode and length prefix, the end of the message
+	// index records after it, its compression and uncompressed size.
+	length, idxEnd int64
+	compression    string
+	usize          uint64
 }
 
 // mcapInfo is what Open learns about an MCAP file, from its summary when
@@ -223,7 +229,13 @@ func readSummary(h *mcapHandle) (*mcapInfo, error) {
 				if len(chans) == 0 {
 					chans = nil
 				}
-				info.chunks = append(info.chunks, chunkInfo{offset: int64(ci.ChunkStartOffset), start: ci.MessageStartTime, end: ci.MessageEndTime, channels: chans})
+				end := ci.ChunkStartOffset + ci.ChunkLength
+				idxEnd := end
+				if ci.MessageIndexLength <= summaryStart-end {
+					idxEnd += ci.MessageIndexLength
+				}
+				info.chunks = append(info.chunks, chunkInfo{offset: int64(ci.ChunkStartOffset), start: ci.MessageStartTime, end: ci.MessageEndTime, channels: chans,
+					length: int64(ci.ChunkLength), idxEnd: int64(idxEnd), compression: string(ci.Compression), usize: ci.UncompressedSize})
 			}
 		}
 		if err != nil {

@@ -52,12 +52,16 @@ type aheadChunk struct {
 	err  error
 }
 
-// newChunkAhead prepares read-ahead over the chunks of h not in skip; nil
-// when the file cannot be opened a second time (the stream reads alone).
-func newChunkAhead(h *mcapHandle, skip map[int64]bool) *chunkAhead {
+// newChunkAhead prepares read-ahead over the chunks of h not in skip,
+// through the stream's planned reader when it has one; nil when the file
+// cannot be opened a second time (the stream reads alone).
+func newChunkAhead(h *mcapHandle, skip map[int64]bool, planned io.ReaderAt) *chunkAhead {
 	f, _, c, err := h.source()
 	if err != nil {
 		return nil
+	}
+	if planned != nil {
+		f = planned
 	}
 	a := &chunkAhead{f: f, c: c, limit: h.limit}
 	for _, c := range h.info.chunks {

@@ -38,6 +38,7 @@ type recReader struct {
 	size  int64 // -1 when unknown (compressed stream)
 	limit int64
 	hdr   [9]byte
+	plan  PlannedReader // src, when a read plan is in force (readplan.go)
 }
 
 func newRecReader(h *mcapHandle) (*recReader, error) {
@@ -66,7 +67,22 @@ func (rr *recReader) close() error {
 	if rr.zdec != nil {
 		rr.zdec.Close()
 	}
+	if rr.plan != nil {
+		rr.plan.Close()
+	}
 	return rr.c.Close()
+}
+
+// usePlanned reads the rest of a plain file through p, from the current
+// offset on; whatever the buffer held is read again through p.
+func (rr *recReader) usePlanned(p PlannedReader) {
+	if p == nil {
+		return
+	}
+	rr.plan, rr.src = p, p
+	rr.sec = io.NewSectionReader(p, 0, rr.size)
+	rr.sec.Seek(rr.off, io.SeekStart)
+	rr.r.Reset(rr.sec)
 }
 
 // magic consumes and checks the leading magic.

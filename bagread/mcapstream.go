@@ -39,6 +39,7 @@ type mcapStream struct {
 	chans     []*chanInfo // by id: see channel
 	ahead     *chunkAhead // next chunks decompressing meanwhile (see mcapahead.go)
 	noAhead   bool        // decided against read-ahead
+	planned   bool        // startPlan has run
 	skipped   int         // chunks passed over by the topic filter
 	lost      *lostChunk  // the chunk just skipped as damaged, if any
 	probs     []Problem
@@ -143,7 +144,16 @@ func (s *mcapStream) stop(off int64, err error) {
 }
 
 func (s *mcapStream) next() bool {
+	if !s.planned {
+		s.planned = true
+		s.startPlan()
+	}
 	for {
+		if s.h.sourceErr() != nil {
+			// The store failed a read: nothing after it is trusted (err).
+			s.done = true
+			return false
+		}
 		if s.cs != nil {
 			if s.nextStreamed() {
 				return true
@@ -397,7 +407,7 @@ func (s *mcapStream) parseMessage(body []byte, pos, chunkOff int64) bool {
 }
 
 func (s *mcapStream) message() *rawMessage { return &s.msg }
-func (s *mcapStream) err() error           { return nil }
+func (s *mcapStream) err() error           { return s.h.sourceErr() }
 func (s *mcapStream) problems() []Problem  { return s.probs }
 
 // readAhead starts decompressing the chunks after start on other
@@ -410,7 +420,7 @@ func (s *mcapStream) readAhead(start int64) {
 			s.noAhead = true
 			return
 		}
-		if s.ahead = newChunkAhead(h, s.skip); s.ahead == nil {
+		if s.ahead = newChunkAhead(h, s.skip, s.rr.plan); s.ahead == nil {
 			s.noAhead = true
 			return
 		}
@@ -578,7 +588,7 @@ func (m *chunkMerge) load(i int) {
 }
 
 func (m *chunkMerge) message() *rawMessage { return &m.cur }
-func (m *chunkMerge) err() error           { return nil }
+func (m *chunkMerge) err() error           { return m.base.err() }
 func (m *chunkMerge) problems() []Problem  { return m.base.probs }
 func (m *chunkMerge) close() error         { return m.base.close() }
 
@@ -666,7 +676,7 @@ func (o *offsetSort) next() bool {
 }
 
 func (o *offsetSort) message() *rawMessage { return &o.base.msg }
-func (o *offsetSort) err() error           { return nil }
+func (o *offsetSort) err() error           { return o.base.err() }
 func (o *offsetSort) problems() []Problem  { return o.base.probs }
 func (o *offsetSort) close() error         { return o.base.close() }
 
@@ -700,7 +710,7 @@ func (s *sortedStream) next() bool {
 	return s.i < len(s.msgs)
 }
 func (s *sortedStream) message() *rawMessage { return &s.msgs[s.i] }
-func (s *sortedStream) err() error           { return nil }
+func (s *sortedStream) err() error           { return s.base.err() }
 func (s *sortedStream) problems() []Problem  { return s.base.probs }
 func (s *sortedStream) close() error         { return s.base.close() }
 

@@ -2,8 +2,10 @@ package bagread
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
+	"sync"
 )
 
 // An MCAP file's bytes come from the file on disk, opened anew by every
@@ -19,6 +21,7 @@ type memFile struct {
 	data []byte
 	ra   io.ReaderAt
 	size int64
+	fail *failReader // ra's guard, when ra is set
 }
 
 type nopCloser struct{}
@@ -66,4 +69,75 @@ func openMemMCAP(name string, data []byte, opts Options) (*Bag, error) {
 	b.add(name, storage, compressed, o)
 	b.finish()
 	return b, nil
+}
+
+// failReader keeps the first error a source's reads returned other than
+// the end of the file. A failed read of an object in a store (it changed,
+// the store kept failing or stalling) is not damage in the file: the
+// reader would otherwise report it as a cut file and go on, a report of
+// part of the bag, so every stream of the file ends and reports it as
+// its fatal error (mcapHandle.sourceErr). Safe for concurrent use.
+type failReader struct {
+	r     io.ReaderAt
+	mu    sync.Mutex
+	first error
+}
+
+func (f *failReader) ReadAt(p []byte, off int64) (int, error) {
+	n, err := f.r.ReadAt(p, off)
+	f.note(err)
+	return n, err
+}
+
+func (f *failReader) note(err error) {
+	if err == nil || errors.Is(err, io.EOF) {
+		return
+	}
+	f.mu.Lock()
+	if f.first == nil {
+		f.first = err
+	}
+	f.mu.Unlock()
+}
+
+func (f *failReader) err() error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.first
+}
+
+// Plan passes a read plan on to a RangeReader source, keeping watch over
+// the reads of the reader it returns; nil when the source plans nothing.
+func (f *failReader) Plan(ranges []Range) PlannedReader {
+	rr, ok := f.r.(RangeReader)
+	if !ok {
+		return nil
+	}
+	p := rr.Plan(ranges)
+	if p == nil {
+		return nil
+	}
+	return &failPlanned{p: p, f: f}
+}
+
+type failPlanned struct {
+	p PlannedReader
+	f *failReader
+}
+
+func (w *failPlanned) ReadAt(b []byte, off int64) (int, error) {
+	n, err := w.p.ReadAt(b, off)
+	w.f.note(err)
+	return n, err
+}
+
+func (w *failPlanned) Close() error { return w.p.Close() }
+
+// sourceErr is the error that ended reading the file from its source, if
+// any (failReader).
+func (h *mcapHandle) sourceErr() error {
+	if h.mem == nil || h.mem.fail == nil {
+		return nil
+	}
+	return h.mem.fail.err()
 }

@@ -74,7 +74,8 @@ func (b *Bag) addSource(f Source) error {
 	if storage != StorageMCAP || compressed {
 		return &FileError{Path: f.Name, Offset: 0, Op: "identify storage", Err: fmt.Errorf("not a plain MCAP file: read it from a local copy")}
 	}
-	o, err := b.openMCAPFrom(f.Name, &memFile{name: f.Name, ra: f.ReaderAt, size: f.Size}, false)
+	fr := &failReader{r: f.ReaderAt}
+	o, err := b.openMCAPFrom(f.Name, &memFile{name: f.Name, ra: fr, size: f.Size, fail: fr}, false)
 	if err != nil {
 		return err
 	}

@@ -54,6 +54,7 @@ type Object struct {
 	store      *Store
 	info       Info
 	head, tail []byte // bytes [0, len(head)) and [size-len(tail), size)
+	kept       kept   // pieces of finished read passes (plan.go)
 }
 
 // Open stats an object and fetches its two ends.
@@ -69,11 +70,15 @@ func (s *Store) Open(ctx context.Context, in Info) (*Object, error) {
 	}
 	o.head = make([]byte, headBytes)
 	o.tail = make([]byte, tailBytes)
-	if err := o.fetch(ctx, o.head, 0); err != nil {
+	// Side by side: the summary is needed first, the header right after.
+	headErr := make(chan error, 1)
+	go func() { headErr <- o.fetch(ctx, o.head, 0) }()
+	tailErr := o.fetch(ctx, o.tail, in.Size-tailBytes)
+	if err := <-headErr; tailErr == nil && err != nil {
 		return nil, err
 	}
-	if err := o.fetch(ctx, o.tail, in.Size-tailBytes); err != nil {
-		return nil, err
+	if tailErr != nil {
+		return nil, tailErr
 	}
 	return o, nil
 }

@@ -39,11 +39,14 @@ type Settings struct {
 	// ListPage is how many keys one ListObjectsV2 page asks for (default:
 	// the store's, 1000 on AWS).
 	ListPage int
+	// AheadBytes bounds what one read pass over an MCAP object holds of
+	// the ranges it fetched ahead (default 32 MiB; see plan.go).
+	AheadBytes int64
 }
 
 // SettingsFromEnv reads BAGCLOCK_S3_TIMEOUT (a Go duration),
-// BAGCLOCK_S3_ATTEMPTS, BAGCLOCK_S3_PARALLEL, BAGCLOCK_S3_MAX_COPY
-// (bytes) and BAGCLOCK_S3_LIST_PAGE over the defaults.
+// BAGCLOCK_S3_ATTEMPTS, BAGCLOCK_S3_PARALLEL, BAGCLOCK_S3_MAX_COPY and
+// BAGCLOCK_S3_AHEAD (bytes) and BAGCLOCK_S3_LIST_PAGE over the defaults.
 func SettingsFromEnv() (Settings, error) {
 	var s Settings
 	if v := os.Getenv("BAGCLOCK_S3_TIMEOUT"); v != "" {
@@ -56,7 +59,7 @@ func SettingsFromEnv() (Settings, error) {
 	for _, e := range []struct {
 		name string
 		dst  *int64
-	}{{"BAGCLOCK_S3_MAX_COPY", &s.MaxCopyBytes}} {
+	}{{"BAGCLOCK_S3_MAX_COPY", &s.MaxCopyBytes}, {"BAGCLOCK_S3_AHEAD", &s.AheadBytes}} {
 		if v := os.Getenv(e.name); v != "" {
 			n, err := strconv.ParseInt(v, 10, 64)
 			if err != nil || n <= 0 {
@@ -97,6 +100,9 @@ func (s Settings) withDefaults() Settings {
 	if s.MaxCopyBytes <= 0 {
 		s.MaxCopyBytes = 16 << 30
 	}
+	if s.AheadBytes <= 0 {
+		s.AheadBytes = 32 << 20
+	}
 	return s
 }
 
@@ -110,6 +116,9 @@ type Store struct {
 	fetched, requests atomic.Int64
 	// pages counts the listing pages asked for.
 	pages atomic.Int64
+	// unplanned counts reads of a planned pass that no fetched-ahead
+	// range held (plan.go).
+	unplanned atomic.Int64
 }
 
 // New configures a client from the standard AWS configuration: the
@@ -163,6 +172,11 @@ func (s *Store) Fetched() int64 { return s.fetched.Load() }
 
 // ListPages is the number of listing pages this store has asked for.
 func (s *Store) ListPages() int64 { return s.pages.Load() }
+
+// Unplanned is the number of reads of planned passes (bagread's read
+// plans) that the ranges fetched ahead did not hold, each served by a GET
+// of its own: a measure of how well the plans forecast.
+func (s *Store) Unplanned() int64 { return s.unplanned.Load() }
 
 // Requests is the number of requests this store has sent.
 func (s *Store) Requests() int64 { return s.requests.Load() }

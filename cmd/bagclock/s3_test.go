@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bytes"
+	"fmt"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -144,7 +146,99 @@ func TestS3AnalyzeFetchesFewBytes(t *testing.T) {
 	if share > 0.05 {
 		t.Errorf("analyze fetched %.2f%% of the bag, over the 5%% bound", 100*share)
 	}
-	t.Run("object changes mid-read", func(t *testing.T) {
+	// Faults on the ranges read ahead while the messages are read (not the
+	// head and tail fetched when the bag is opened): retried to the healthy
+	// report, or an error naming the object after the attempts, never a
+	// report of part of the bag.
+	object := url + "/" + filepath.Base(bag.File)
+	dataRange := func(r *http.Request) (start int64, ok bool) {
+		var a, b int64
+		if _, err := fmt.Sscanf(r.Header.Get("Range"), "bytes=%d-%d", &a, &b); err != nil {
+			return 0, false
+		}
+		return a, a >= 64<<10 && b < bag.Size-1<<20
+	}
+	for _, c := range []struct {
+		name  string
+		fault func(n int64, r *http.Request) string
+		say   string // "" for the healthy report
+	}{
+		{"503 on two ranges read ahead", func() func(int64, *http.Request) string {
+			var mu sync.Mutex
+			faults := 0
+			return func(_ int64, r *http.Request) string {
+				mu.Lock()
+				defer mu.Unlock()
+				if _, ok := dataRange(r); ok && faults < 2 {
+					faults++
+					return "503"
+				}
+				return ""
+			}
+		}(), ""},
+		{"a range read ahead cut short once", func() func(int64, *http.Request) string {
+			var once sync.Once
+			return func(_ int64, r *http.Request) string {
+				what := ""
+				if _, ok := dataRange(r); ok {
+					once.Do(func() { what = "short" })
+				}
+				return what
+			}
+		}(), ""},
+		{"ranges past the middle keep failing", func(_ int64, r *http.Request) string {
+			if a, ok := dataRange(r); ok && a > bag.Size/2 {
+				return "503"
+			}
+			return ""
+		}, "HTTP 503"},
+		{"ranges past the middle stall", func(_ int64, r *http.Request) string {
+			if a, ok := dataRange(r); ok && a > bag.Size/2 {
+				return "stall"
+			}
+			return ""
+		}, "no complete answer within 1s"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Setenv("BAGCLOCK_S3_ATTEMPTS", "2")
+			t.Setenv("BAGCLOCK_S3_TIMEOUT", "1s")
+			resetRemote(t)
+			proxy.setFault(c.fault)
+			defer proxy.setFault(nil)
+			report := filepath.Join(t.TempDir(), "r.json")
+			code, _, errOut := runCLI(t, "analyze", "--format", "json", "-o", report, url)
+			out, _ := os.ReadFile(report)
+			if c.say == "" {
+				if code != 0 || string(out) != rout {
+					t.Errorf("exit %d, report as the healthy one: %v\n%s", code, string(out) == rout, errOut)
+				}
+				return
+			}
+			if code != exitFailure || out != nil || !strings.Contains(errOut, c.say) || !strings.Contains(errOut, object) || !strings.Contains(errOut, "after 2 attempts") {
+				t.Errorf("exit %d, report written: %v; want exit 3, no report and an error naming %s saying %q after 2 attempts:\n%s", code, out != nil, object, c.say, errOut)
+			}
+		})
+	}
+	t.Run("object changes while its ranges are read", func(t *testing.T) {
+		resetRemote(t)
+		var once sync.Once
+		proxy.setFault(func(_ int64, r *http.Request) string {
+			if a, ok := dataRange(r); ok && a > bag.Size/3 {
+				once.Do(func() {
+					srv.PutBytes(t, "big/"+bag.Name+"/"+filepath.Base(bag.File), bytes.Repeat([]byte("another version "), 1<<20))
+				})
+			}
+			return ""
+		})
+		defer proxy.setFault(nil)
+		report := filepath.Join(t.TempDir(), "r.json")
+		code, _, errOut := runCLI(t, "analyze", "--format", "json", "-o", report, url)
+		_, statErr := os.Stat(report)
+		if code != exitFailure || statErr == nil || !strings.Contains(errOut, "changed while it was read") || !strings.Contains(errOut, object) {
+			t.Errorf("exit %d, report written: %v; want exit 3, no report and an error saying %s changed:\n%s", code, statErr == nil, object, errOut)
+		}
+	})
+	t.Run("object changes between listing and reading", func(t *testing.T) {
 		resetRemote(t)
 		proxy.gets.Store(0)
 		var once sync.Once
@@ -155,7 +249,6 @@ func TestS3AnalyzeFetchesFewBytes(t *testing.T) {
 			return ""
 		})
 		defer proxy.setFault(nil)
-		object := url + "/" + filepath.Base(bag.File)
 		code, _, errOut := runCLI(t, "analyze", "--format", "json", url)
 		if code == 0 || !strings.Contains(errOut, "changed while it was read") || !strings.Contains(errOut, object) {
 			t.Errorf("exit %d; want an error saying %s changed:\n%s", code, object, errOut)

@@ -185,6 +185,9 @@ var Ratios = []Ratio{
 	{"sensors-mcap: analyze vs raw read", "sensors-mcap/analyze", "sensors-mcap/raw", 0.5},
 	{"sensors-db3: analyze vs raw read", "sensors-db3/analyze", "sensors-db3/raw", 0.5},
 	{"sensors-mcap: analyze over s3:// (loopback) vs local analyze", "sensors-mcap/s3-analyze", "sensors-mcap/local-analyze", 2},
+	{"sensors-mcap: analyze over s3:// (loopback), parallel vs serial fetches", "sensors-mcap/s3-analyze", "sensors-mcap/s3-analyze-serial", 0},
+	{"sensors-mcap: analyze over s3:// (5 ms a request) vs local analyze", "sensors-mcap/s3-5ms-analyze", "sensors-mcap/local-analyze", 0},
+	{"sensors-mcap: analyze over s3:// (5 ms a request), parallel vs serial", "sensors-mcap/s3-5ms-analyze", "sensors-mcap/s3-5ms-analyze-serial", 0},
 }
 
 // FormatRatios renders the ratios whose two sides were measured (ns per

@@ -17,6 +17,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -43,6 +44,27 @@ type Server struct {
 	// Dir is the posix backend's root (the bucket is Dir/Bucket).
 	Dir    string
 	client *s3.Client
+	pid    int
+}
+
+// CPUTime is the processor time the gateway has used so far (user and
+// system, from /proc; 0 where there is none): benchmarks report the
+// server's share of a request.
+func (s *Server) CPUTime() time.Duration {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", s.pid))
+	if err != nil {
+		return 0
+	}
+	// Fields after the command name, which may hold spaces: utime and
+	// stime are the 12th and 13th, in clock ticks (100 per second on
+	// Linux).
+	f := strings.Fields(string(b[bytes.LastIndexByte(b, ')')+1:]))
+	if len(f) < 13 {
+		return 0
+	}
+	u, _ := strconv.ParseInt(f[11], 10, 64)
+	st, _ := strconv.ParseInt(f[12], 10, 64)
+	return time.Duration(u+st) * 10 * time.Millisecond
 }
 
 // Binary finds versitygw on PATH or in $(go env GOPATH)/bin.
@@ -114,6 +136,7 @@ func Start(tb testing.TB) *Server {
 			<-exited
 		})
 		s.Endpoint = "http://" + addr
+		s.pid = cmd.Process.Pid
 		s.client = s3.New(s3.Options{
 			Region: "us-east-1", BaseEndpoint: aws.String(s.Endpoint), UsePathStyle: true,
 			Credentials: credentials.NewStaticCredentialsProvider(s.AccessKey, s.SecretKey, ""),
