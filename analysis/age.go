@@ -7,12 +7,6 @@ import (
 	"github.com/bagclock/bagclock/analysis/finding"
 )
 
-// DefaultMaxAgeNS is the age (reference clock − header stamp) above which a
-// message counts as stale when Config.MaxAgeNS is 0: safety-relevant
-// consumers (Nav2's collision monitor among them) drop data older than
-// about half a second.
-const DefaultMaxAgeNS = int64(500_000_000)
-
 // Age findings.
 const (
 	// staleShare is the share of messages above the maximum age from which

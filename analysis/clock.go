@@ -43,12 +43,12 @@ func newClockState(spanS float64) *clockState {
 }
 
 // forwardThreshold is the rcl min_forward in force: the configured one, or
-// 10× the median tick seen so far, at least 1 s.
+// 10× the median tick seen so far, at least DefaultJumpMinForwardNS.
 func forwardThreshold(cfgNS int64, ticks *reservoir) int64 {
 	if cfgNS > 0 {
 		return cfgNS
 	}
-	th := int64(1_000_000_000)
+	th := DefaultJumpMinForwardNS
 	if ticks.n >= 8 {
 		th = max(th, int64(10*ticks.approxMedian()))
 	}

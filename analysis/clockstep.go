@@ -204,12 +204,13 @@ func (c *clockStepCheck) see(a *analyzer, m *bagread.Message) {
 	c.last = l
 }
 
-// fwdFloor is the least forward threshold: the configured one, or 1 s.
+// fwdFloor is the least forward threshold: the configured one, or
+// DefaultJumpMinForwardNS.
 func (c *clockStepCheck) fwdFloor(a *analyzer) int64 {
 	if a.cfg.JumpMinForwardNS > 0 {
 		return a.cfg.JumpMinForwardNS
 	}
-	return 1_000_000_000
+	return DefaultJumpMinForwardNS
 }
 
 func (c *clockStepCheck) finish(a *analyzer) {

@@ -19,7 +19,8 @@ type Config struct {
 	// Consumer is a msgfilter preset name: "rviz" (default),
 	// "slam_toolbox" or "nav2".
 	Consumer string
-	// QueueSize, ToleranceS and CacheTimeS override the preset when >= 0;
+	// QueueSize, ToleranceS and CacheTimeS override the preset when >= 0
+	// (a preset's cache is tf.DefaultCacheTimeNS unless it sets its own);
 	// use -1 (or leave Set* false) to keep the preset.
 	QueueSize    int
 	SetQueueSize bool
@@ -28,7 +29,7 @@ type Config struct {
 	CacheTimeS   float64
 	SetCacheTime bool
 	// JumpMinForwardNS (>= 0, 0 = auto: 10× the median /clock tick, at
-	// least 1 s) and JumpMinBackwardNS (<= 0, 0 = any backward step) follow
+	// least DefaultJumpMinForwardNS) and JumpMinBackwardNS (<= 0, 0 = any backward step) follow
 	// rcl_jump_threshold_t.
 	JumpMinForwardNS  int64
 	JumpMinBackwardNS int64

@@ -7,6 +7,7 @@ import (
 	"sort"
 
 	"github.com/bagclock/bagclock/analysis/msgfilter"
+	"github.com/bagclock/bagclock/analysis/tf"
 	"github.com/bagclock/bagclock/analysis/topics"
 	"github.com/bagclock/bagclock/analysis/wire"
 	"github.com/bagclock/bagclock/bagread"
@@ -107,7 +108,7 @@ func newAnalyzer(bag *bagread.Bag, cfg Config, sink ScanSink) (*analyzer, error)
 		a.cache = int64(ns)
 	}
 	if a.cache <= 0 {
-		a.cache = 10_000_000_000
+		a.cache = tf.DefaultCacheTimeNS
 	}
 	if cfg.JumpMinForwardNS < 0 {
 		return nil, fmt.Errorf("jump min forward %d ns: must be >= 0", cfg.JumpMinForwardNS)

@@ -1,5 +1,7 @@
 package msgfilter
 
+import "github.com/bagclock/bagclock/analysis/tf"
+
 // Preset is the MessageFilter configuration of a consumer users actually
 // run, with the tf buffer cache time that consumer's tf2_ros::Buffer uses.
 type Preset struct {
@@ -41,7 +43,7 @@ var Presets = map[string]Preset{
 		},
 		// Not verified in RViz's TFWrapper: assumed tf2_ros::Buffer's
 		// default cache of 10 s.
-		CacheTimeNS: 10 * sec,
+		CacheTimeNS: tf.DefaultCacheTimeNS,
 		Target:      "",
 		Source: "ros2/rviz rviz_common/include/rviz_common/message_filter_display.hpp " +
 			"(MessageFilterDisplay(), subscribe()); rviz_default_plugins laser_scan_display.cpp " +
@@ -92,7 +94,7 @@ var Presets = map[string]Preset{
 			BufferTimeoutNS: 1 * sec,
 		},
 		// initTransforms: tf2_ros::Buffer(get_clock()), default cache 10 s.
-		CacheTimeNS: 10 * sec,
+		CacheTimeNS: tf.DefaultCacheTimeNS,
 		Target:      "odom", // odom_frame_id default
 		Source: "ros-navigation/navigation2 nav2_amcl/src/amcl_node.cpp (AmclNode(), " +
 			"initTransforms, initMessageFilters)",
@@ -111,7 +113,7 @@ var Presets = map[string]Preset{
 			BufferTimeoutNS: 300 * ms,
 		},
 		// Not verified in Costmap2DROS: assumed tf2_ros::Buffer's default.
-		CacheTimeNS: 10 * sec,
+		CacheTimeNS: tf.DefaultCacheTimeNS,
 		// The costmap's global_frame: odom for the local costmap, map for
 		// the global one.
 		Target: "odom",
@@ -131,7 +133,7 @@ var Presets = map[string]Preset{
 			ToleranceNS:     0,
 			BufferTimeoutNS: 0,
 		},
-		CacheTimeNS: 10 * sec, // as rviz-laserscan: tf2_ros default, unverified
+		CacheTimeNS: tf.DefaultCacheTimeNS, // as rviz-laserscan: tf2_ros default, unverified
 		Target:      "",
 		Source: "ros2/rviz rviz_common/include/rviz_common/message_filter_display.hpp " +
 			"(MessageFilterDisplay(), subscribe()); the same for every display deriving from it; " +
@@ -151,7 +153,7 @@ var Presets = map[string]Preset{
 			ToleranceNS:     0,
 			BufferTimeoutNS: 0,
 		},
-		CacheTimeNS: 10 * sec,
+		CacheTimeNS: tf.DefaultCacheTimeNS,
 		Target:      "",
 		Source: "ros2/rviz rviz_default_plugins/src/rviz_default_plugins/displays/camera/camera_display.cpp " +
 			"(CameraDisplay(), updateCamera); MessageFilter behaviour approximated, cache time unverified",
@@ -166,7 +168,7 @@ var Presets = map[string]Preset{
 			ToleranceNS:     0,
 			BufferTimeoutNS: 300 * ms,
 		},
-		CacheTimeNS: 10 * sec,
+		CacheTimeNS: tf.DefaultCacheTimeNS,
 		Target:      "odom",
 		Source: "ros-navigation/navigation2 nav2_costmap_2d/plugins/obstacle_layer.cpp " +
 			"(ObstacleLayer::onInitialize, PointCloud2 branch; the voxel layer inherits it); " +

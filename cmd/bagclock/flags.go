@@ -52,7 +52,7 @@ func analysisFlags(fs *pflag.FlagSet) *analysisFlagValues {
 	fs.Float64Var(&v.cacheTime, "cache-time", 0, "tf buffer cache length in seconds (default: the consumer's: 10 s, 30 s for slam_toolbox)")
 	fs.Float64Var(&v.jumpForward, "jump-min-forward", 0, "report /clock forward jumps of at least this many seconds (0 = auto: 10x the median tick, at least 1 s)")
 	fs.Float64Var(&v.jumpBackward, "jump-min-backward", 0, "report /clock backward jumps of at least this many seconds (0 = any backward step, as tf2_ros::Buffer reacts; for steps of record time, 0 means 0.1 s: recorders reorder by a few ms)")
-	fs.Float64Var(&v.maxAge, "max-age", 0.5, "age in seconds (record time, or /clock for sim-time stamps, minus header.stamp) above which a message is stale")
+	fs.Float64Var(&v.maxAge, "max-age", float64(analysis.DefaultMaxAgeNS)/1e9, "age in seconds (record time, or /clock for sim-time stamps, minus header.stamp) above which a message is stale")
 	fs.BoolVar(&v.rclpyBuffer, "rclpy-buffer", false, "emulate rclpy's tf buffer, which does not clear on a backward /clock jump (geometry2#606)")
 	fs.StringArrayVar(&v.sync, "sync", nil, "emulate a message_filters synchronizer over these 2 to 9 stamped topics, comma-separated (repeatable; default: each image with its camera_info, each depth with its colour image)")
 	fs.StringVar(&v.syncPolicy, "sync-policy", "approximate", "policy of the --sync synchronizers: approximate (ApproximateTime) or exact (ExactTime)")
