@@ -245,8 +245,8 @@ func (c *clockStepCheck) finish(a *analyzer) {
 		// The clock stepped by the stamps' jump less the record time
 		// between the two messages (a period of the series).
 		stepNS := sj.ToNS - sj.FromNS
-		if j < len(a.stampPrevLog) && a.stampPrevLog[j] > 0 && sj.LogTimeNS >= a.stampPrevLog[j] {
-			stepNS -= sj.LogTimeNS - a.stampPrevLog[j]
+		if prev := sj.PrevLogTimeNS; prev > 0 && sj.LogTimeNS >= prev {
+			stepNS -= sj.LogTimeNS - prev
 		}
 		st := ClockStep{Source: StepStamps, Kind: sj.Kind, LogTimeNS: sj.LogTimeNS, AtS: a.x(sj.LogTimeNS),
 			FromNS: sj.FromNS, ToNS: sj.ToNS, StepS: float64(stepNS) / 1e9, Topic: sj.Topic, Index: sj.Index,

@@ -310,8 +310,12 @@ func TestClockStepUnstepped(t *testing.T) {
 // messages, with the bag's stamp jumps and their previous record times.
 func clockStepFinished(c *clockStepCheck, jumps []ClockJump, prevLog []int64) *Report {
 	a := clockStepAnalyzer(Config{})
+	for i := range jumps {
+		if i < len(prevLog) {
+			jumps[i].PrevLogTimeNS = prevLog[i]
+		}
+	}
 	a.rep.StampJumps = jumps
-	a.stampPrevLog = prevLog
 	c.finish(a)
 	return &a.rep
 }

@@ -60,10 +60,6 @@ type analyzer struct {
 	recordHooks  []recordHook
 	headerHooks  []headerHook
 
-	// stampPrevLog is, per kept stamp jump, the record time of the
-	// message before it (stampjumps.go, for clockstep.go).
-	stampPrevLog []int64
-
 	cur     stampedMsg // the message onStamped hands out
 	rep     Report
 	skipped map[string]*Skipped

@@ -76,6 +76,11 @@ type ClockJump struct {
 	// Link "parent->child" for a tf link.
 	Topic string `json:"topic,omitempty"`
 	Link  string `json:"link,omitempty"`
+	// PrevLogTimeNS is, for a stamp jump, the record time of the message
+	// before it in its series (0 for /clock jumps): the jump of the stamps
+	// less the record time between the two messages is how far the clock
+	// stepped. Not in the JSON contract.
+	PrevLogTimeNS int64 `json:"-"`
 }
 
 // Stall is a stretch where /clock did not advance while record time did.

@@ -15,8 +15,6 @@ type stampJumps struct {
 	links  []stampSeries // by link id
 	n      int
 	kept   []ClockJump
-	// prevLog: record time of the message before each kept jump.
-	prevLog []int64
 }
 
 type stampSeries struct {
@@ -104,8 +102,8 @@ func (j *stampJumps) stampJump(a *analyzer, s *stampSeries, stamp int64, m *bagr
 func (j *stampJumps) keep(jump ClockJump, prevLog int64) {
 	j.n++
 	if len(j.kept) < maxJumpsKept {
+		jump.PrevLogTimeNS = prevLog
 		j.kept = append(j.kept, jump)
-		j.prevLog = append(j.prevLog, prevLog)
 	}
 }
 
@@ -128,18 +126,9 @@ func (j *stampJumps) flush() {
 
 func (j *stampJumps) finish(a *analyzer) {
 	j.flush()
-	// Kept in record order, each with the record time before it.
-	idx := make([]int, len(j.kept))
-	for i := range idx {
-		idx[i] = i
-	}
-	sort.SliceStable(idx, func(x, y int) bool { return j.kept[idx[x]].LogTimeNS < j.kept[idx[y]].LogTimeNS })
-	kept, prev := make([]ClockJump, len(idx)), make([]int64, len(idx))
-	for i, k := range idx {
-		kept[i], prev[i] = j.kept[k], j.prevLog[k]
-	}
-	j.kept, j.prevLog = kept, prev
+	// Kept in record order; each carries the record time before it, which
+	// the clock-step check reads from the report.
+	sort.SliceStable(j.kept, func(x, y int) bool { return j.kept[x].LogTimeNS < j.kept[y].LogTimeNS })
 	a.rep.StampJumps = j.kept
-	a.stampPrevLog = j.prevLog
 	a.rep.Counts.StampJumps = j.n
 }

@@ -71,8 +71,8 @@ func TestStampJumpForwardBoundary(t *testing.T) {
 func TestStampJumpsKeptBoundary(t *testing.T) {
 	for _, n := range []int{maxJumpsKept, maxJumpsKept + 1} {
 		j := stampJumpsBoundsRun(Config{}, stampJumpsBoundsSteps(stampJumpsBoundsRepeat(n, -1)...))
-		if j.n != n || len(j.kept) != maxJumpsKept || len(j.prevLog) != maxJumpsKept || j.prevLog[1] != 10_000_000 {
-			t.Errorf("%d steps back: %d counted, %d kept, %d record times; want %d, %d", n, j.n, len(j.kept), len(j.prevLog), n, maxJumpsKept)
+		if j.n != n || len(j.kept) != maxJumpsKept || j.kept[1].PrevLogTimeNS != 10_000_000 {
+			t.Errorf("%d steps back: %d counted, %d kept, record time before the second %d; want %d, %d, 10000000", n, j.n, len(j.kept), j.kept[1].PrevLogTimeNS, n, maxJumpsKept)
 		}
 	}
 }
