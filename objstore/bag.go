@@ -12,6 +12,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/bagclock/bagclock/bagread"
 )
@@ -237,9 +239,10 @@ func (s *Store) readSmall(ctx context.Context, in Info, limit int64) ([]byte, er
 // copyPiece is the size of each ranged GET of a private copy.
 const copyPiece = 8 << 20
 
-// copyTo copies an object to a new private file at p, piece by piece,
-// each conditional on the object's ETag; a copy over MaxCopyBytes is
-// refused before anything is fetched.
+// copyTo copies an object to a new private file at p, by pieces fetched
+// Parallel at a time (at most Parallel pieces in memory), each
+// conditional on the object's ETag; a copy over MaxCopyBytes is refused
+// before anything is fetched, and the first failed piece ends the copy.
 func (s *Store) copyTo(ctx context.Context, in Info, p string) error {
 	if in.Size > s.set.MaxCopyBytes {
 		return fmt.Errorf("%s: %d bytes: %w (limit %d bytes, BAGCLOCK_S3_MAX_COPY); db3 and compressed bags are read from a local copy", in.Loc, in.Size, ErrTooLarge, s.set.MaxCopyBytes)
@@ -248,14 +251,7 @@ func (s *Store) copyTo(ctx context.Context, in Info, p string) error {
 	if err != nil {
 		return fmt.Errorf("%s: private copy: %w", in.Loc, err)
 	}
-	o := &Object{store: s, info: in}
-	buf := make([]byte, min(copyPiece, in.Size))
-	for off := int64(0); off < in.Size && err == nil; off += int64(len(buf)) {
-		q := buf[:min(int64(len(buf)), in.Size-off)]
-		if err = o.fetch(ctx, q, off); err == nil {
-			_, err = f.Write(q)
-		}
-	}
+	err = s.copyPieces(ctx, in, f)
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
@@ -268,6 +264,55 @@ func (s *Store) copyTo(ctx context.Context, in Info, p string) error {
 		return fmt.Errorf("%s: private copy: %w", in.Loc, err)
 	}
 	return nil
+}
+
+// copyPieces writes the object's bytes into f, piece by piece, several
+// pieces fetched at once.
+func (s *Store) copyPieces(ctx context.Context, in Info, f *os.File) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	o := &Object{store: s, info: in}
+	pieces := (in.Size + copyPiece - 1) / copyPiece
+	var (
+		next  atomic.Int64
+		mu    sync.Mutex
+		first error
+		wg    sync.WaitGroup
+	)
+	fail := func(err error) {
+		mu.Lock()
+		if first == nil {
+			first = err
+		}
+		mu.Unlock()
+		cancel()
+	}
+	for range min(int64(s.set.Parallel), pieces) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			buf := make([]byte, min(copyPiece, in.Size))
+			for i := next.Add(1) - 1; i < pieces && ctx.Err() == nil; i = next.Add(1) - 1 {
+				off := i * copyPiece
+				q := buf[:min(copyPiece, in.Size-off)]
+				err := o.fetch(ctx, q, off)
+				if err == nil {
+					_, err = f.WriteAt(q, off)
+				}
+				if err != nil {
+					fail(err)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	mu.Lock()
+	defer mu.Unlock()
+	if first == nil && ctx.Err() != nil {
+		return ctx.Err()
+	}
+	return first
 }
 
 var _ io.ReaderAt = (*Object)(nil)

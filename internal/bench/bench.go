@@ -188,6 +188,8 @@ var Ratios = []Ratio{
 	{"sensors-mcap: analyze over s3:// (loopback), parallel vs serial fetches", "sensors-mcap/s3-analyze", "sensors-mcap/s3-analyze-serial", 0},
 	{"sensors-mcap: analyze over s3:// (5 ms a request) vs local analyze", "sensors-mcap/s3-5ms-analyze", "sensors-mcap/local-analyze", 0},
 	{"sensors-mcap: analyze over s3:// (5 ms a request), parallel vs serial", "sensors-mcap/s3-5ms-analyze", "sensors-mcap/s3-5ms-analyze-serial", 0},
+	{"sensors-db3: analyze over s3:// (loopback, a private copy) vs local analyze", "sensors-db3/s3-analyze", "sensors-db3/local-analyze", 0},
+	{"sensors-db3: analyze over s3:// (loopback), parallel vs serial copy", "sensors-db3/s3-analyze", "sensors-db3/s3-analyze-serial", 0},
 }
 
 // FormatRatios renders the ratios whose two sides were measured (ns per

@@ -29,8 +29,9 @@ import (
 // s3 sides report the share of the bag's bytes fetched, the GETs and the
 // reads no plan foresaw per analysis, and the processor time of the
 // gateway and of this process; each runs with the default parallel
-// fetches and one at a time ("-serial"), straight to the gateway and
-// through a proxy that delays every request by 5 ms ("-5ms").
+// fetches and one at a time ("-serial"), straight to the gateway and, for
+// the MCAP bag, through a proxy that delays every request by 5 ms
+// ("-5ms"). The db3 bag is copied whole to a temporary file.
 func BenchmarkS3Sensors(b *testing.B) {
 	if !*sensors {
 		b.Skip("needs -sensors (generates two ~2.2 GB bags)")
@@ -39,12 +40,13 @@ func BenchmarkS3Sensors(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	bag := bags[0]
-	if bag.Name != "sensors-mcap" {
-		b.Fatalf("first sensor bag is %s", bag.Name)
+	if bags[0].Name != "sensors-mcap" || bags[1].Name != "sensors-db3" {
+		b.Fatalf("sensor bags are %s, %s", bags[0].Name, bags[1].Name)
 	}
 	srv := s3test.Start(b)
-	srv.PutTree(b, bag.Name, bag.Dir)
+	for _, bag := range bags {
+		srv.PutTree(b, bag.Name, bag.Dir)
+	}
 	srv.SetEnv(b, "")
 	opts := bagread.Options{MetadataTopicCounts: true}
 	analyze := func(b *testing.B, open func() (*bagread.Bag, error)) {
@@ -58,26 +60,35 @@ func BenchmarkS3Sensors(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
-	b.Run(bag.Name+"/local-analyze", func(b *testing.B) {
-		b.SetBytes(bag.Size)
-		for range b.N {
-			analyze(b, func() (*bagread.Bag, error) { return bagread.Open(bag.Dir, opts) })
-		}
-		record(b, bag.Name+"/local-analyze")
-	})
 	// A store a network away: every request waits s3Latency first, as a
 	// round trip to a store in another building or region would.
 	slow := delayingProxy(b, srv.Endpoint, s3Latency)
-	for _, v := range []struct {
+	type variant struct {
+		bag      Bag
 		name     string
 		endpoint string
 		parallel int
-	}{
-		{"s3-analyze", "", 0},
-		{"s3-analyze-serial", "", 1},
-		{"s3-5ms-analyze", slow, 0},
-		{"s3-5ms-analyze-serial", slow, 1},
+	}
+	mcap, db3 := bags[0], bags[1]
+	for _, bag := range bags {
+		b.Run(bag.Name+"/local-analyze", func(b *testing.B) {
+			b.SetBytes(bag.Size)
+			for range b.N {
+				analyze(b, func() (*bagread.Bag, error) { return bagread.Open(bag.Dir, opts) })
+			}
+			record(b, bag.Name+"/local-analyze")
+		})
+	}
+	for _, v := range []variant{
+		{mcap, "s3-analyze", "", 0},
+		{mcap, "s3-analyze-serial", "", 1},
+		{mcap, "s3-5ms-analyze", slow, 0},
+		{mcap, "s3-5ms-analyze-serial", slow, 1},
+		// A db3 is copied whole to a temporary file, then read there.
+		{db3, "s3-analyze", "", 0},
+		{db3, "s3-analyze-serial", "", 1},
 	} {
+		bag := v.bag
 		b.Run(bag.Name+"/"+v.name, func(b *testing.B) {
 			b.SetBytes(bag.Size)
 			ctx := context.Background()
@@ -87,7 +98,7 @@ func BenchmarkS3Sensors(b *testing.B) {
 				b.Fatal(err)
 			}
 			stop := func() {}
-			if v.name == "s3-analyze" {
+			if v.name == "s3-analyze" && bag.Name == "sensors-mcap" {
 				stop = startS3Profile(b)
 			}
 			server, client := srv.CPUTime(), processCPU()
