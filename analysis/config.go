@@ -70,6 +70,12 @@ type SyncSpec struct {
 	// MaxIntervalS is ApproximateTime's max interval duration in seconds;
 	// 0 leaves the library's default (no limit).
 	MaxIntervalS float64
+	// LowerBoundsS are ApproximateTime's inter-message lower bounds in
+	// seconds, one per topic; nil leaves the library's 0 for each.
+	LowerBoundsS []float64
+	// AgePenalty is ApproximateTime's age penalty; nil leaves the
+	// library's default (sync.DefaultAgePenalty).
+	AgePenalty *float64
 	// Source says where the configuration comes from ("--sync", or the
 	// consumer a default emulates).
 	Source string

@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"strings"
@@ -125,6 +126,19 @@ func syncConfig(sp SyncSpec) (sync.Config, error) {
 	cfg := sync.NewConfig(p, len(sp.Topics), sp.QueueSize)
 	if sp.MaxIntervalS > 0 && p == sync.Approximate {
 		cfg.MaxIntervalNS = int64(math.Round(sp.MaxIntervalS * 1e9))
+	}
+	if p == sync.Approximate {
+		if sp.AgePenalty != nil {
+			cfg.AgePenalty = *sp.AgePenalty
+		}
+		for _, b := range sp.LowerBoundsS {
+			if !(b >= 0) || b > float64(sync.DurationMax)/1e9 {
+				return cfg, fmt.Errorf("inter-message lower bound %g s out of range", b)
+			}
+			cfg.LowerBoundsNS = append(cfg.LowerBoundsNS, int64(math.Round(b*1e9)))
+		}
+	} else if sp.AgePenalty != nil || sp.LowerBoundsS != nil {
+		return cfg, errors.New("the age penalty and inter-message lower bounds are ApproximateTime's; ExactTime has neither")
 	}
 	return cfg, cfg.Validate()
 }

@@ -168,11 +168,33 @@ func policyName(p string, queue int) string {
 	return fmt.Sprintf("ApproximateTime (queue %d)", queue)
 }
 
+// specName is policyName with the ApproximateTime parameters a user set
+// (age penalty, inter-message lower bounds), so a sentence says what was
+// emulated.
+func specName(sp SyncSpec) string {
+	name := policyName(sp.Policy, sp.QueueSize)
+	var extra []string
+	if sp.AgePenalty != nil {
+		extra = append(extra, fmt.Sprintf("age penalty %g", *sp.AgePenalty))
+	}
+	if len(sp.LowerBoundsS) > 0 {
+		b := make([]string, len(sp.LowerBoundsS))
+		for i, v := range sp.LowerBoundsS {
+			b[i] = fmtS(v)
+		}
+		extra = append(extra, "inter-message lower bounds "+strings.Join(b, ", "))
+	}
+	if len(extra) == 0 {
+		return name
+	}
+	return strings.TrimSuffix(name, ")") + ", " + strings.Join(extra, ", ") + ")"
+}
+
 // sentence says what the synchronizer does, and when it never fires (or
 // leaves most messages unused) why.
 func (r *syncRun) sentence(s *SyncSummary) (string, string) {
 	names := syncJoin(s.Topics)
-	pol := policyName(s.Policy, s.QueueSize)
+	pol := specName(r.spec)
 	if r.err != nil {
 		return SyncReasonNoSet, fmt.Sprintf("%s on %s cannot run: %v.", pol, names, r.err)
 	}

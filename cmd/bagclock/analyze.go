@@ -96,9 +96,11 @@ ExactTime, queue 10) and each camera's depth with its colour image
 (depth_image_proc's ApproximateTime, queue 5) are fed the recorded stamps
 in record order through an emulation of ROS 2 message_filters; --sync
 TOPIC,TOPIC[,...] (repeatable) names your own, with --sync-policy,
---sync-queue and --sync-max-interval. JSON sync[] has the sets, the stamp
-spread in a set, the unused messages, the offsets between the topics and,
-when one never fires, why. A --sync topic the bag lacks is a usage error.
+--sync-queue and, for ApproximateTime, --sync-max-interval,
+--sync-lower-bound and --sync-age-penalty. JSON sync[] has the sets, the
+stamp spread in a set, the unused messages, the offsets between the topics
+and, when one never fires, why; --sync-csv FILE writes them as CSV. A
+--sync topic the bag lacks is a usage error listing the stamped topics.
 
 Output formats: csv (one row per scan and target; default, to stdout), json
 (one object: scans streamed first, then bag, summary and the rest) and html
@@ -124,6 +126,7 @@ message could be read).`,
 			out := fs.StringP("output", "o", "", "write to this file (written beside it and renamed when complete; '-' is stdout; required for html; --out is the same flag)")
 			alias(fs, "out", "output")
 			nodesCSV := fs.String("nodes-csv", "", "also write the nodes-and-clocks table (use_sim_time per node) as CSV to this file")
+			syncCSV := fs.String("sync-csv", "", "also write the emulated synchronizers (one row per synchronizer and topic: sets, unused messages, stamp offsets) as CSV to this file")
 			flags := analysisFlags(fs)
 			return func(e *env, args []string) int {
 				if len(args) != 1 {
@@ -144,13 +147,16 @@ message could be read).`,
 					fmt.Fprintln(e.stderr, "bagclock analyze: --format html needs -o FILE (or -o - for stdout)")
 					return exitUsage
 				}
-				return runAnalyze(e, args[0], cfg, f, *out, *nodesCSV, flags.failOn)
+				return runAnalyze(e, args[0], cfg, f, *out, sideCSVs{nodes: *nodesCSV, sync: *syncCSV}, flags.failOn)
 			}
 		},
 	})
 }
 
-func runAnalyze(e *env, path string, cfg analysis.Config, format, out, nodesCSV string, failOn []string) int {
+// sideCSVs are the tables analyze writes beside its report ("" = none).
+type sideCSVs struct{ nodes, sync string }
+
+func runAnalyze(e *env, path string, cfg analysis.Config, format, out string, side sideCSVs, failOn []string) int {
 	var w io.Writer = e.stdout
 	var file *atomicFile
 	if out != "" && out != "-" {
@@ -184,8 +190,11 @@ func runAnalyze(e *env, path string, cfg analysis.Config, format, out, nodesCSV 
 		}
 		return exitFailure
 	}
-	if err == nil && nodesCSV != "" {
-		err = writeNodesCSV(nodesCSV, rep)
+	if err == nil && side.nodes != "" {
+		err = writeSideCSV("nodes-csv", side.nodes, rep, render.NodesCSV)
+	}
+	if err == nil && side.sync != "" {
+		err = writeSideCSV("sync-csv", side.sync, rep, render.SyncCSV)
 	}
 	if err == nil && file != nil {
 		err = file.Commit()
@@ -289,17 +298,18 @@ func counts(m map[string]int) string {
 	return render.CountText(m)
 }
 
-// writeNodesCSV writes the node table beside the report, atomically.
-func writeNodesCSV(path string, rep *analysis.Report) error {
+// writeSideCSV writes one of the tables beside the report (--flag),
+// atomically.
+func writeSideCSV(flag, path string, rep *analysis.Report, write func(io.Writer, *analysis.Report) error) error {
 	if path == "-" {
-		return errors.New("--nodes-csv needs a file name, not '-'")
+		return fmt.Errorf("--%s needs a file name, not '-'", flag)
 	}
 	f, err := createAtomic(path)
 	if err != nil {
 		return err
 	}
 	defer f.Abort()
-	if err := render.NodesCSV(f, rep); err != nil {
+	if err := write(f, rep); err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
 	return f.Commit()

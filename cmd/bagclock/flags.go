@@ -1,14 +1,16 @@
 package main
 
 import (
-	"errors"
 	"fmt"
+	"math"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/bagclock/bagclock/analysis"
 	"github.com/bagclock/bagclock/analysis/finding"
 	"github.com/bagclock/bagclock/analysis/msgfilter"
+	"github.com/bagclock/bagclock/analysis/sync"
 	"github.com/spf13/pflag"
 )
 
@@ -31,6 +33,8 @@ type analysisFlagValues struct {
 	syncPolicy   string
 	syncQueue    int
 	syncInterval float64
+	syncBounds   string
+	syncPenalty  float64
 }
 
 // failOnKinds are the finding categories --fail-on accepts, in the order
@@ -58,6 +62,8 @@ func analysisFlags(fs *pflag.FlagSet) *analysisFlagValues {
 	fs.StringVar(&v.syncPolicy, "sync-policy", "approximate", "policy of the --sync synchronizers: approximate (ApproximateTime) or exact (ExactTime)")
 	fs.IntVar(&v.syncQueue, "sync-queue", 10, "queue size of the --sync synchronizers")
 	fs.Float64Var(&v.syncInterval, "sync-max-interval", 0, "ApproximateTime's max interval duration in seconds for --sync (default: none, the library's)")
+	fs.StringVar(&v.syncBounds, "sync-lower-bound", "", "ApproximateTime's inter-message lower bounds in seconds for --sync: one for every topic, or one per topic, comma-separated (default: 0)")
+	fs.Float64Var(&v.syncPenalty, "sync-age-penalty", sync.DefaultAgePenalty, "ApproximateTime's age penalty for --sync")
 	fs.StringSliceVar(&v.failOn, "fail-on", nil, "exit 1 when any of these were found: "+strings.Join(failOnKinds, ", ")+" (comma-separated)")
 	budgetFlag(fs)
 	return v
@@ -123,7 +129,7 @@ func (v *analysisFlagValues) config() (analysis.Config, error) {
 // syncSpecs turns --sync and its policy flags into synchronizers; nil
 // without --sync (the analysis then picks the bag's defaults).
 func (v *analysisFlagValues) syncSpecs() ([]analysis.SyncSpec, error) {
-	for _, f := range []string{"sync-policy", "sync-queue", "sync-max-interval"} {
+	for _, f := range []string{"sync-policy", "sync-queue", "sync-max-interval", "sync-lower-bound", "sync-age-penalty"} {
 		if v.fs.Changed(f) && len(v.sync) == 0 {
 			return nil, fmt.Errorf("--%s applies to --sync synchronizers: name their topics with --sync TOPIC,TOPIC", f)
 		}
@@ -140,8 +146,17 @@ func (v *analysisFlagValues) syncSpecs() ([]analysis.SyncSpec, error) {
 	if v.syncInterval < 0 || v.syncInterval != v.syncInterval {
 		return nil, fmt.Errorf("--sync-max-interval %g: must be >= 0", v.syncInterval)
 	}
-	if v.syncInterval > 0 && v.syncPolicy == "exact" {
-		return nil, errors.New("--sync-max-interval applies to --sync-policy approximate only (ExactTime pairs equal stamps)")
+	for _, f := range []string{"sync-max-interval", "sync-lower-bound", "sync-age-penalty"} {
+		if v.fs.Changed(f) && v.syncPolicy == "exact" {
+			return nil, fmt.Errorf("--%s applies to --sync-policy approximate only (ExactTime pairs equal stamps)", f)
+		}
+	}
+	if !(v.syncPenalty >= 0) || math.IsInf(v.syncPenalty, 0) {
+		return nil, fmt.Errorf("--sync-age-penalty %g: must be a finite number >= 0", v.syncPenalty)
+	}
+	bounds, err := parseLowerBounds(v.syncBounds)
+	if err != nil {
+		return nil, err
 	}
 	var out []analysis.SyncSpec
 	for _, g := range v.sync {
@@ -154,10 +169,42 @@ func (v *analysisFlagValues) syncSpecs() ([]analysis.SyncSpec, error) {
 		if len(names) < 2 || len(names) > 9 {
 			return nil, fmt.Errorf("--sync %q: a message_filters synchronizer takes 2 to 9 topics, comma-separated", g)
 		}
-		out = append(out, analysis.SyncSpec{Topics: names, Policy: v.syncPolicy, QueueSize: v.syncQueue, MaxIntervalS: v.syncInterval, Source: "--sync"})
+		sp := analysis.SyncSpec{Topics: names, Policy: v.syncPolicy, QueueSize: v.syncQueue, MaxIntervalS: v.syncInterval, Source: "--sync"}
+		if v.fs.Changed("sync-age-penalty") {
+			p := v.syncPenalty
+			sp.AgePenalty = &p
+		}
+		switch {
+		case len(bounds) == 1:
+			for range names {
+				sp.LowerBoundsS = append(sp.LowerBoundsS, bounds[0])
+			}
+		case len(bounds) > 1 && len(bounds) != len(names):
+			return nil, fmt.Errorf("--sync-lower-bound has %d values for the %d topics of --sync %q: give one for every topic, or one per topic", len(bounds), len(names), g)
+		case len(bounds) > 1:
+			sp.LowerBoundsS = bounds
+		}
+		out = append(out, sp)
 	}
 	if err := analysis.ValidateSync(out); err != nil {
 		return nil, fmt.Errorf("--sync: %w", err)
+	}
+	return out, nil
+}
+
+// parseLowerBounds reads --sync-lower-bound: seconds, comma-separated,
+// each >= 0; nil when the flag is empty.
+func parseLowerBounds(s string) ([]float64, error) {
+	if strings.TrimSpace(s) == "" {
+		return nil, nil
+	}
+	var out []float64
+	for _, f := range strings.Split(s, ",") {
+		b, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
+		if err != nil || !(b >= 0) || math.IsInf(b, 0) {
+			return nil, fmt.Errorf("--sync-lower-bound %q: want seconds >= 0, comma-separated", s)
+		}
+		out = append(out, b)
 	}
 	return out, nil
 }
