@@ -14,8 +14,8 @@ import (
 // the default synchronizers (image_transport's ExactTime over colour +
 // camera_info, depth_image_proc's ApproximateTime over depth + colour +
 // camera_info): sets, the reason it never fires, the pair's clock
-// relation, offset and drift, the pose cost, the sync finding and the
-// verdict line.
+// relation, offset and drift, the pose cost (and its evidence line), the
+// sync finding and the verdict line.
 func TestSyncCases(t *testing.T) {
 	const frames = 300 // 20 s at 15 Hz
 	tests := []struct {
@@ -83,6 +83,10 @@ func TestSyncCases(t *testing.T) {
 					}
 					if !strings.Contains(o.Cost.Sentence, "ms") || !strings.Contains(o.Cost.Sentence, "cm") {
 						t.Errorf("pose cost sentence: %s", o.Cost.Sentence)
+					}
+					// Over 1 cm: the user reads it in the verdict's evidence.
+					if !containsSub(rep.Verdict.Evidence, o.Cost.Sentence) {
+						t.Errorf("verdict evidence lacks the pose cost %q: %q", o.Cost.Sentence, rep.Verdict.Evidence)
 					}
 				}
 				var sf []finding.Finding

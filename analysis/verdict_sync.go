@@ -8,7 +8,8 @@ const VerdictSync = "sync"
 
 // syncLead words the sync findings into the verdict: a synchronizer that
 // never fires leads a healthy headline ("no clock problem" would hide a
-// callback that is never called); otherwise each is an evidence line.
+// callback that is never called); otherwise each is an evidence line, as
+// is a steady offset's pose cost.
 func (a *analyzer) syncLead(v *Verdict, healthy bool) {
 	for _, f := range a.rep.Findings {
 		if f.Kind != finding.Sync {
@@ -22,4 +23,5 @@ func (a *analyzer) syncLead(v *Verdict, healthy bool) {
 		}
 		v.Evidence = append(v.Evidence, f.Sentence)
 	}
+	v.Evidence = append(v.Evidence, syncCostEvidence(a.rep.Sync)...)
 }

@@ -77,6 +77,10 @@ type page struct {
 	// PlotData is what the page script draws, one entry per plot that has
 	// data; it is emitted as JSON inside <script>, escaped there.
 	PlotData []plotData
+	// Sync and SyncPlot: the emulated synchronizers and their offsets
+	// over time (nil without synchronizers).
+	Sync     []syncRow
+	SyncPlot *plot
 	// Commands are the confirm commands as shell lines only; Notes are the
 	// remarks that came attached to them.
 	Commands []command
@@ -245,6 +249,12 @@ func newPage(r *analysis.Report) *page {
 	for _, pl := range p.Plots {
 		if pl.Empty == "" {
 			p.PlotData = append(p.PlotData, pl.Data)
+		}
+	}
+	if len(r.Sync) > 0 {
+		p.Sync, p.SyncPlot = syncRows(r), syncPlot(r, p.Duration)
+		if p.SyncPlot.Empty == "" {
+			p.PlotData = append(p.PlotData, p.SyncPlot.Data)
 		}
 	}
 	p.Plots[0].Caption = "Each dot is one message: header.stamp minus the newest stamp of the stalest dynamic link to the target. " +

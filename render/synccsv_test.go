@@ -20,12 +20,15 @@ func syncReport() *analysis.Report {
 			Sentence: "ApproximateTime (queue 5) pairs /camera/depth/image_raw and /camera/color/image_raw: 298 sets.",
 			Offsets: []analysis.SyncOffset{{From: "/camera/depth/image_raw", To: "/camera/color/image_raw", Samples: 300, MedianS: 0.03, P95AbsS: 0.031,
 				DriftS: 0.0002, DriftPPM: 6.7, Clock: analysis.SyncClockOneClock,
-				Cost: &analysis.SyncPoseCost{OffsetS: 0.03, SpeedMS: 1.2, RateRadS: 0.8, DisplacementM: 0.036, RotationDeg: 1.375}}}},
+				Series: []analysis.SyncOffsetPoint{{XS: 1, MedianS: 0.0299, N: 100}, {XS: 5, MedianS: 0.03, N: 100}, {XS: 9, MedianS: 0.0301, N: 100}},
+				Cost: &analysis.SyncPoseCost{OffsetS: 0.03, SpeedMS: 1.2, RateRadS: 0.8, DisplacementM: 0.036, RotationDeg: 1.375,
+					Sentence: "/camera/color/image_raw is stamped 30 ms after /camera/depth/image_raw: at 1.20 m/s and 0.80 rad/s (median, camera_link in odom) that is 3.6 cm, 1.4° of pose error (up to 4.0 cm, 1.6°)."}}}},
 		{Topics: []string{"/points", "=HYPERLINK(\"x\")", "/imu"}, Policy: "exact", QueueSize: 10, Source: "--sync",
 			Received: []int64{100, 0, 50}, InSets: []int64{0, 0, 0}, Unused: []int64{100, 0, 50}, ZeroStamps: []int64{0, 0, 0}, Skipped: []int64{0, 3, 0},
 			Reason: analysis.SyncReasonEmptyTopic, Sentence: "-never pair: =HYPERLINK(\"x\") has no message that decodes (3 messages skipped).",
 			Offsets: []analysis.SyncOffset{{From: "/points", To: "=HYPERLINK(\"x\")", Clock: analysis.SyncClockUnknown},
-				{From: "/points", To: "/imu", Samples: 50, MedianS: -1.79e9, P95AbsS: 1.79e9, Clock: analysis.SyncClockDifferent}}},
+				{From: "/points", To: "/imu", Samples: 50, MedianS: -1.79e9, P95AbsS: 1.79e9, Clock: analysis.SyncClockDifferent,
+					Series: []analysis.SyncOffsetPoint{{XS: 2, MedianS: -1.79e9, N: 50}}}}},
 	}}
 }
 
