@@ -65,6 +65,10 @@ func TestAnalyzeSyncFlags(t *testing.T) {
 		if code != exitUsage || !strings.Contains(errOut, tc.want) {
 			t.Errorf("%v: exit %d, want %d with %q: %s", tc.args, code, exitUsage, tc.want, errOut)
 		}
+		// The listing names the bag's stamped topics, not /tf.
+		if tc.want == `the bag's stamped topics` && (!strings.Contains(errOut, "/camera/image_raw") || !strings.Contains(errOut, "/points") || strings.Contains(errOut, "/tf,")) {
+			t.Errorf("%v: the usage error does not list the stamped topics: %s", tc.args, errOut)
+		}
 	}
 }
 
