@@ -11,6 +11,12 @@ type SyncSummary struct {
 	// MaxIntervalS is ApproximateTime's max interval duration; null when
 	// the library's default (no limit) or ExactTime.
 	MaxIntervalS *float64 `json:"max_interval_s"`
+	// LowerBoundsS and AgePenalty are ApproximateTime's inter-message
+	// lower bounds (per topic, in Topics order) and age penalty as
+	// emulated, the library's defaults (0 s each, 0.1) unless --sync set
+	// them; null with ExactTime, which has neither.
+	LowerBoundsS []float64 `json:"inter_message_lower_bounds_s"`
+	AgePenalty   *float64  `json:"age_penalty"`
 	// Source names the consumer whose synchronizer this is, or "--sync".
 	Source string `json:"source"`
 	// Sets is the number of sets the synchronizer emitted (its callback

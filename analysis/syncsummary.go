@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"strings"
+
+	"github.com/bagclock/bagclock/analysis/sync"
 )
 
 // Thresholds of the pair relations (SyncOffset.Clock).
@@ -31,6 +33,17 @@ func (r *syncRun) summary(a *analyzer) SyncSummary {
 	if sp.MaxIntervalS > 0 && sp.Policy == "approximate" {
 		v := sp.MaxIntervalS
 		s.MaxIntervalS = &v
+	}
+	if sp.Policy == "approximate" {
+		s.LowerBoundsS = make([]float64, k)
+		if len(sp.LowerBoundsS) == k {
+			copy(s.LowerBoundsS, sp.LowerBoundsS)
+		}
+		pen := sync.DefaultAgePenalty
+		if sp.AgePenalty != nil {
+			pen = *sp.AgePenalty
+		}
+		s.AgePenalty = &pen
 	}
 	if r.s != nil {
 		for i := 0; i < k; i++ {

@@ -39,8 +39,9 @@ func NewJSON(w io.Writer) *JSONWriter {
 // "ages" and "counts.clock_steps"; 4 adds the verdict class
 // "sensor_on_system_clock"; 5 adds "findings", every check's typed
 // findings as objects; 6 adds "sync", the emulated message_filters
-// synchronizers, and the finding kind "sync". See SCHEMA.md.
-const JSONSchemaVersion = 6
+// synchronizers, and the finding kind "sync"; 7 adds their
+// "inter_message_lower_bounds_s" and "age_penalty". See SCHEMA.md.
+const JSONSchemaVersion = 7
 
 // errFinished is returned by Row after Finish.
 var errFinished = errors.New("render: json: row after Finish")

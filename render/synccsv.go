@@ -10,9 +10,9 @@ import (
 )
 
 // SyncCSVHeader is the header of the synchronizer table (--sync-csv).
-var SyncCSVHeader = []string{"sync", "topics", "policy", "queue_size", "max_interval_s", "source",
+var SyncCSVHeader = []string{"sync", "topics", "policy", "queue_size", "max_interval_s", "age_penalty", "source",
 	"sets", "first_set_s", "fires", "reason", "spread_median_s", "spread_p95_s", "spread_max_s",
-	"topic", "received", "in_sets", "unused", "zero_stamps", "skipped",
+	"topic", "received", "in_sets", "unused", "zero_stamps", "skipped", "lower_bound_s",
 	"offset_from", "offset_samples", "offset_median_s", "offset_p95_abs_s", "drift_s", "drift_ppm", "clock",
 	"pose_cost_m", "pose_cost_deg", "sentence"}
 
@@ -30,11 +30,11 @@ func SyncCSV(w io.Writer, rep *analysis.Report) error {
 	}
 	for si, s := range rep.Sync {
 		head := []string{strconv.Itoa(si + 1), SafeCSVCell(strings.Join(s.Topics, " ")), s.Policy, strconv.Itoa(s.QueueSize),
-			optFloat(s.MaxIntervalS), SafeCSVCell(s.Source), strconv.FormatInt(s.Sets, 10), optFloat(s.FirstSetS),
+			optFloat(s.MaxIntervalS), optFloat(s.AgePenalty), SafeCSVCell(s.Source), strconv.FormatInt(s.Sets, 10), optFloat(s.FirstSetS),
 			strconv.FormatBool(s.Fires), s.Reason, optFloat(s.SpreadMedianS), optFloat(s.SpreadP95S), optFloat(s.SpreadMaxS)}
 		for i, t := range s.Topics {
 			row := append(append([]string{}, head...), SafeCSVCell(t),
-				countAt(s.Received, i), countAt(s.InSets, i), countAt(s.Unused, i), countAt(s.ZeroStamps, i), countAt(s.Skipped, i))
+				countAt(s.Received, i), countAt(s.InSets, i), countAt(s.Unused, i), countAt(s.ZeroStamps, i), countAt(s.Skipped, i), boundAt(s.LowerBoundsS, i))
 			row = append(row, offsetCells(s.Offsets, t)...)
 			row = append(row, SafeCSVCell(s.Sentence))
 			if err := cw.Write(row); err != nil {
@@ -73,6 +73,13 @@ func optFloat(v *float64) string {
 		return ""
 	}
 	return num(*v)
+}
+
+func boundAt(b []float64, i int) string {
+	if i >= len(b) {
+		return ""
+	}
+	return num(b[i])
 }
 
 func countAt(n []int64, i int) string {

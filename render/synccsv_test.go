@@ -15,6 +15,7 @@ func syncReport() *analysis.Report {
 	f := func(v float64) *float64 { return &v }
 	return &analysis.Report{Sync: []analysis.SyncSummary{
 		{Topics: []string{"/camera/depth/image_raw", "/camera/color/image_raw"}, Policy: "approximate", QueueSize: 5, Source: "depth_image_proc",
+			LowerBoundsS: []float64{0, 0.03}, AgePenalty: f(0.1),
 			Sets: 298, FirstSetS: f(0.1), Received: []int64{300, 300}, InSets: []int64{298, 298}, Unused: []int64{2, 2},
 			ZeroStamps: []int64{0, 0}, Skipped: []int64{0, 1}, SpreadMedianS: f(0.03), SpreadP95S: f(0.031), SpreadMaxS: f(0.034), Fires: true,
 			Sentence: "ApproximateTime (queue 5) pairs /camera/depth/image_raw and /camera/color/image_raw: 298 sets.",

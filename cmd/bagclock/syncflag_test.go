@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strconv"
 	"strings"
 	"testing"
@@ -84,20 +85,33 @@ func TestAnalyzeSyncParamFlags(t *testing.T) {
 	spec.Duration, spec.Sensors = 3*time.Second, true
 	bag := specBag(t, spec, "")
 	for _, tc := range []struct {
-		args []string
-		want string
+		args    []string
+		want    string
+		bounds  []float64
+		penalty *float64
 	}{
-		{[]string{"--sync-age-penalty", "0.5"}, "age penalty 0.5)"},
-		{[]string{"--sync-lower-bound", "0.05"}, "inter-message lower bounds 50.0 ms, 50.0 ms)"},
-		{[]string{"--sync-lower-bound", "0.06, 0.09", "--sync-age-penalty", "0"}, "age penalty 0, inter-message lower bounds 60.0 ms, 90.0 ms)"},
+		{[]string{"--sync-age-penalty", "0.5"}, "age penalty 0.5)", []float64{0, 0}, ptr(0.5)},
+		{[]string{"--sync-lower-bound", "0.05"}, "inter-message lower bounds 50.0 ms, 50.0 ms)", []float64{0.05, 0.05}, ptr(0.1)},
+		{[]string{"--sync-lower-bound", "0.06, 0.09", "--sync-age-penalty", "0"}, "age penalty 0, inter-message lower bounds 60.0 ms, 90.0 ms)", []float64{0.06, 0.09}, ptr(0)},
+		{[]string{"--sync-policy", "exact"}, "never pair under ExactTime", nil, nil},
 	} {
 		code, out, errOut := runCLI(t, append([]string{"analyze", bag, "--format", "json", "--sync", "/camera/image_raw,/points"}, tc.args...)...)
-		var doc struct{ Sync []struct{ Sentence string } }
+		var doc struct {
+			Sync []struct {
+				Sentence string
+				Bounds   []float64 `json:"inter_message_lower_bounds_s"`
+				Penalty  *float64  `json:"age_penalty"`
+			}
+		}
 		if err := json.Unmarshal([]byte(out), &doc); err != nil || code != exitOK || len(doc.Sync) != 1 {
 			t.Fatalf("%v: exit %d, json %v: %s", tc.args, code, err, errOut)
 		}
-		if !strings.Contains(doc.Sync[0].Sentence, tc.want) {
-			t.Errorf("%v: sentence %q, want %q in it", tc.args, doc.Sync[0].Sentence, tc.want)
+		s := doc.Sync[0]
+		if !strings.Contains(s.Sentence, tc.want) {
+			t.Errorf("%v: sentence %q, want %q in it", tc.args, s.Sentence, tc.want)
+		}
+		if !reflect.DeepEqual(s.Bounds, tc.bounds) || (s.Penalty == nil) != (tc.penalty == nil) || s.Penalty != nil && *s.Penalty != *tc.penalty {
+			t.Errorf("%v: JSON bounds %v penalty %v, want %v and %v", tc.args, s.Bounds, s.Penalty, tc.bounds, tc.penalty)
 		}
 	}
 	for _, tc := range []struct {
@@ -166,3 +180,5 @@ func TestAnalyzeSyncCSV(t *testing.T) {
 		t.Errorf("--sync-csv -: exit %d: %s", code, errOut)
 	}
 }
+
+func ptr(v float64) *float64 { return &v }
