@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -237,8 +238,41 @@ func (c *clockStepCheck) finish(a *analyzer) {
 			}
 		}
 	}
-	// Stamp jumps of several series stepping together without record time.
-	for j, sj := range r.StampJumps {
+	// Stamp jumps of several series stepping together without record
+	// time, then the forward moves too small to be jumps.
+	steps = joinStampSteps(a, steps, r.StampJumps, used)
+	leads := withoutRecordSteps(r.LeadSteps, steps)
+	steps = joinStampSteps(a, steps, leads, make([]bool, len(leads)))
+	sort.SliceStable(steps, func(i, j int) bool { return steps[i].LogTimeNS < steps[j].LogTimeNS })
+	for i := range steps {
+		steps[i].Sentence = stepSentence(&steps[i])
+	}
+	r.ClockSteps = steps
+	if r.ClockSteps == nil {
+		r.ClockSteps = []ClockStep{}
+	}
+	r.Counts.ClockSteps = len(steps) + max(0, c.n-len(c.kept))
+}
+
+// withoutRecordSteps drops the lead steps near a step of record time: a
+// step of the recorder's clock moves every series' age at once.
+func withoutRecordSteps(leads []ClockJump, steps []ClockStep) []ClockJump {
+	var out []ClockJump
+	for _, l := range leads {
+		if !slices.ContainsFunc(steps, func(s ClockStep) bool {
+			return s.Source == StepRecordTime && absI(s.LogTimeNS-l.LogTimeNS) <= stepTogetherNS
+		}) {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// joinStampSteps adds to steps the jumps of two series or more that
+// stepped together, of those not used yet (joined to a step of record
+// time).
+func joinStampSteps(a *analyzer, steps []ClockStep, jumps []ClockJump, used []bool) []ClockStep {
+	for j, sj := range jumps {
 		if used[j] || len(steps) >= maxStepsKept {
 			continue
 		}
@@ -252,10 +286,10 @@ func (c *clockStepCheck) finish(a *analyzer) {
 			FromNS: sj.FromNS, ToNS: sj.ToNS, StepS: float64(stepNS) / 1e9, Topic: sj.Topic, Index: sj.Index,
 			Stepped: addStepped(nil, sj), Unstepped: []string{}, Confirmed: true}
 		used[j] = true
-		for k := j + 1; k < len(r.StampJumps); k++ {
-			if !used[k] && sameStep(r.StampJumps[k], sj.LogTimeNS, sj.ToNS-sj.FromNS) {
+		for k := j + 1; k < len(jumps); k++ {
+			if !used[k] && sameStep(jumps[k], sj.LogTimeNS, sj.ToNS-sj.FromNS) {
 				used[k] = true
-				st.Stepped = addStepped(st.Stepped, r.StampJumps[k])
+				st.Stepped = addStepped(st.Stepped, jumps[k])
 			}
 		}
 		// One series alone is a publisher's own jump (stamp_jumps), not a
@@ -264,15 +298,7 @@ func (c *clockStepCheck) finish(a *analyzer) {
 			steps = append(steps, st)
 		}
 	}
-	sort.SliceStable(steps, func(i, j int) bool { return steps[i].LogTimeNS < steps[j].LogTimeNS })
-	for i := range steps {
-		steps[i].Sentence = stepSentence(&steps[i])
-	}
-	r.ClockSteps = steps
-	if r.ClockSteps == nil {
-		r.ClockSteps = []ClockStep{}
-	}
-	r.Counts.ClockSteps = len(steps) + max(0, c.n-len(c.kept))
+	return steps
 }
 
 // sameStep says whether stamp jump sj happened near record time at and by

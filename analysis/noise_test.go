@@ -69,7 +69,7 @@ func noisyCases() []noisyCase {
 	stepFwd := fault("robot_step_800ms", scenario.BothSystem, one(VerdictTime), "clock-step", func(n *scenario.Noise) {
 		n.Steps = []scenario.Step{{Machine: scenario.MachineRobot, At: 6500 * time.Millisecond, By: 800 * time.Millisecond}}
 	})
-	stepFwd.known = "a forward step under 1 s moves no stamp past the jump threshold; the envelope of record time − stamp shows it, but no check reads it for steps yet"
+
 	out = append(out,
 		fault("laser_system_tf_sim", scenario.LaserSystemTFSim, one(scenario.ClassLaserOnSystemClock), "clock-mismatch", nil),
 		fault("laser_sim_tf_system", scenario.LaserSimTFSystem, one(scenario.ClassTFOnSystemClock), "clock-mismatch", nil),

@@ -276,11 +276,16 @@ type Report struct {
 	Findings   []finding.Finding `json:"findings"`
 	ClockJumps []ClockJump       `json:"clock_jumps"`
 	StampJumps []ClockJump       `json:"stamp_jumps"`
-	Stalls     []Stall           `json:"stalls"`
-	ClockRate  *ClockRate        `json:"clock_rate,omitempty"`
-	ZeroStamp  ZeroStampSummary  `json:"zero_stamp"`
-	Skew       []Skew            `json:"skew"`
-	TFTree     []TFLink          `json:"tf_tree"`
+	// LeadSteps are moves of a stamp series ahead of its record time at
+	// once, too small for rcl's forward threshold (stampjumps.go): the
+	// clock-step check joins those of several series into a step. Not in
+	// the JSON contract.
+	LeadSteps []ClockJump      `json:"-"`
+	Stalls    []Stall          `json:"stalls"`
+	ClockRate *ClockRate       `json:"clock_rate,omitempty"`
+	ZeroStamp ZeroStampSummary `json:"zero_stamp"`
+	Skew      []Skew           `json:"skew"`
+	TFTree    []TFLink         `json:"tf_tree"`
 	// TFFindings diagnose the tf tree itself, most important first.
 	TFFindings []TFFinding  `json:"tf_findings"`
 	Rosout     []RosoutLine `json:"rosout"`

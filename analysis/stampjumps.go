@@ -15,6 +15,7 @@ type stampJumps struct {
 	links  []stampSeries // by link id
 	n      int
 	kept   []ClockJump
+	leads  []ClockJump
 }
 
 type stampSeries struct {
@@ -86,6 +87,10 @@ func (j *stampJumps) stampJump(a *analyzer, s *stampSeries, stamp int64, m *bagr
 	case delta > 0 && ticks.n >= minPaceSteps && delta >= forwardThreshold(a.cfg.JumpMinForwardNS, ticks):
 		kind = "forward"
 	case delta > 0:
+		if ticks.n >= minPaceSteps && len(j.leads) < maxJumpsKept && leadStep(delta, m.LogTimeNS-s.lastLog, ticks.approxMedian()) {
+			j.leads = append(j.leads, ClockJump{Index: m.Index, LogTimeNS: m.LogTimeNS, FromNS: *last, ToNS: stamp, Kind: "forward",
+				Topic: m.Topic, Link: link, PrevLogTimeNS: s.lastLog})
+		}
 		ticks.add(float64(delta))
 	}
 	if kind == "" {
@@ -105,6 +110,21 @@ func (j *stampJumps) keep(jump ClockJump, prevLog int64) {
 		jump.PrevLogTimeNS = prevLog
 		j.kept = append(j.kept, jump)
 	}
+}
+
+// leadStepMinNS is the least move of a series' stamps ahead of its record
+// time that can be a step of the publishers' clock: ntpd slews offsets
+// below 128 ms rather than stepping them.
+const leadStepMinNS = 250_000_000
+
+// leadStep says whether a stamp step of delta over logDelta of record time
+// moved the stamps ahead of record time at once: by leadStepMinNS and
+// four paces or more (late delivery that catches up closes at most a pace
+// or two per message; lost messages move stamps and record time alike),
+// with record time not going back (a step of the recorder's clock).
+func leadStep(delta, logDelta int64, pace float64) bool {
+	lead := delta - logDelta
+	return logDelta >= 0 && lead >= leadStepMinNS && float64(lead) >= 4*pace
 }
 
 // minPaceSteps is how many forward steps a stamp series needs before a
@@ -130,5 +150,6 @@ func (j *stampJumps) finish(a *analyzer) {
 	// the clock-step check reads from the report.
 	sort.SliceStable(j.kept, func(x, y int) bool { return j.kept[x].LogTimeNS < j.kept[y].LogTimeNS })
 	a.rep.StampJumps = j.kept
+	a.rep.LeadSteps = j.leads
 	a.rep.Counts.StampJumps = j.n
 }
