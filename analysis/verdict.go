@@ -204,7 +204,9 @@ func (a *analyzer) verdict() Verdict {
 	a.offClockEvidence(&v)
 	a.timeZoneEvidence(&v)
 	healthy := bestClass == SameClock && drops == 0 && r.Counts.BackwardJumps == 0
-	if a.timeLead(&v, healthy) {
+	// A clock fault outranks drops on a shared clock: those drops are
+	// then evidence, not the cause.
+	if a.timeLead(&v, healthy || (v.Class == VerdictSameClockDrops && a.clockFaultFinding())) {
 		// A finding about time (stale data, a wall timer, a clock step)
 		// leads; the tf tree and empty topics become evidence.
 		v.Class = VerdictTime

@@ -14,6 +14,17 @@ func (a *analyzer) aheadFinding() bool {
 	return len(a.aheadAges()) > 0
 }
 
+// clockFaultFinding says whether a time finding is a fault of a clock (a
+// confirmed step, or stamps ahead of the recorder), not of delivery.
+func (a *analyzer) clockFaultFinding() bool {
+	for _, st := range a.rep.ClockSteps {
+		if st.Confirmed {
+			return true
+		}
+	}
+	return a.aheadFinding()
+}
+
 // timeSentences are the time checks' sentences, most important first: a
 // clock step breaks every duration, a node stuck at 0 does nothing, a wall
 // timer runs at the wrong rate, stale data is dropped; a constant age is a
