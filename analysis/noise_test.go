@@ -203,7 +203,7 @@ func TestNoiseMatrix(t *testing.T) {
 	if os.Getenv("BAGCLOCK_NOISE_VERBOSE") != "" {
 		t.Logf("known misses:\n%s", strings.Join(f.known, "\n"))
 	}
-	if f.healthyClock > 0 || len(f.wrong) > 0 {
-		t.Errorf("%d wrong:\n%s", len(f.wrong), strings.Join(f.wrong, "\n"))
+	if f.healthyClock > 0 || len(f.wrong) > 0 || f.knownMiss > 0 {
+		t.Errorf("%d wrong:\n%s\n%d missed:\n%s", len(f.wrong), strings.Join(f.wrong, "\n"), f.knownMiss, strings.Join(f.known, "\n"))
 	}
 }
