@@ -494,10 +494,10 @@ func (a *analyzer) onStamped(m *bagread.Message, ts *topicState, x *decoded) {
 	}
 	if !ts.ready {
 		if ts.targets == nil {
-			var note string
-			ts.targets, note = ts.tf.decideTargets(s.frame)
-			if note != "" && !contains(a.rep.Settings.TargetNotes, note) {
-				a.rep.Settings.TargetNotes = append(a.rep.Settings.TargetNotes, note)
+			var d *TargetDecision
+			ts.targets, d = ts.tf.decideTargets(s.frame)
+			if d != nil {
+				a.rep.Settings.addTarget(*d)
 			}
 		}
 		ts.ready = true

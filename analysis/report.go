@@ -254,8 +254,11 @@ type Settings struct {
 	TargetFrames []string `json:"target_frames"`
 	// TargetNotes say why a default target is not odom (the sensor's
 	// frame is odom, or odom is not in its tree): one per reason.
-	TargetNotes  []string `json:"target_notes,omitempty"`
-	SimTimeClear bool     `json:"sim_time_clear"`
+	TargetNotes []string `json:"target_notes,omitempty"`
+	// TargetDecisions are the typed decisions TargetNotes render, in the
+	// same order, for rules that need frame, root and reason.
+	TargetDecisions []TargetDecision `json:"-"`
+	SimTimeClear    bool             `json:"sim_time_clear"`
 }
 
 // Report is everything analyze found except the per-scan rows, which go to

@@ -1,51 +1,96 @@
 package analysis
 
 import (
-	"regexp"
+	"fmt"
 	"strings"
 )
 
-// rootNote matches the note decideTargets writes for a frame checked
-// against the root of a tree without the default target.
-var rootNote = regexp.MustCompile(`^Frame '(.*)' checked against '(.*)', the root of its tf tree: (.*)$`)
+// TargetReason says why a default target is not the default frame.
+type TargetReason int
 
-// mergeRootNotes makes one evidence line of the notes of frames checked
-// against the same root for the same reason (four sensors of one robot
-// without odom said it four times), in the order of their first note;
-// other notes stay as they are. Settings.TargetNotes keeps one per frame.
-func mergeRootNotes(notes []string) []string {
+const (
+	// TargetFrameIsDefault: the messages are in the default frame already
+	// and a dynamic link sits above it, so the root is the target.
+	TargetFrameIsDefault TargetReason = iota + 1
+	// TargetNoDefault: the frame's tf tree has no default frame, so its
+	// root is the target.
+	TargetNoDefault
+)
+
+// TargetDecision is a default target other than the default frame, chosen
+// at the first message in Frame. The sentences of the report are rendered
+// from it, never parsed back.
+type TargetDecision struct {
+	Frame   string       // the messages' frame_id, without a leading '/'
+	Default string       // the default target passed over (odom)
+	Root    string       // the root of Frame's tf tree: the target chosen
+	Reason  TargetReason // why Root and not Default
+}
+
+// Note is the decision as one sentence of the report.
+func (d TargetDecision) Note() string {
+	if d.Reason == TargetFrameIsDefault {
+		return fmt.Sprintf("Checked against '%s', the root of the tf tree, not the default target '%s': the messages are in frame '%s' already (--target-frame overrides).", d.Root, d.Default, d.Frame)
+	}
+	return noDefaultNote([]string{d.Frame}, d.Root, d.Default)
+}
+
+// noDefaultNote says that frames were checked against root because their
+// tree has no def.
+func noDefaultNote(frames []string, root, def string) string {
+	q := make([]string, len(frames))
+	for i, f := range frames {
+		q[i] = "'" + f + "'"
+	}
+	if len(q) == 1 {
+		return fmt.Sprintf("Frame %s checked against '%s', the root of its tf tree: the tree has no '%s', the default target (--target-frame overrides).", q[0], root, def)
+	}
+	list := strings.Join(q[:len(q)-1], ", ") + " and " + q[len(q)-1]
+	return fmt.Sprintf("Frames %s checked against '%s', the root of their tf tree: the tree has no '%s', the default target (--target-frame overrides).", list, root, def)
+}
+
+// TargetEvidence renders decisions as evidence lines, one for all frames
+// checked against the same root because their tree has no default (four
+// sensors of one robot without odom said it four times), in the order of
+// their first decision; other decisions get a line each.
+func TargetEvidence(ds []TargetDecision) []string {
 	type group struct {
 		at     int
 		frames []string
-		root   string
-		reason string
 	}
+	type key struct{ root, def string }
 	var out []string
-	groups := map[string]*group{}
-	var order []*group
-	for _, n := range notes {
-		m := rootNote.FindStringSubmatch(n)
-		if m == nil {
-			out = append(out, n)
+	groups := map[key]*group{}
+	var order []key
+	for _, d := range ds {
+		if d.Reason != TargetNoDefault {
+			out = append(out, d.Note())
 			continue
 		}
-		key := m[2] + "\x00" + m[3]
-		g := groups[key]
+		k := key{d.Root, d.Default}
+		g := groups[k]
 		if g == nil {
-			g = &group{at: len(out), root: m[2], reason: m[3]}
-			groups[key] = g
-			order = append(order, g)
+			g = &group{at: len(out)}
+			groups[k] = g
+			order = append(order, k)
 			out = append(out, "") // filled below
 		}
-		g.frames = append(g.frames, "'"+m[1]+"'")
+		g.frames = append(g.frames, d.Frame)
 	}
-	for _, g := range order {
-		if len(g.frames) == 1 {
-			out[g.at] = "Frame " + g.frames[0] + " checked against '" + g.root + "', the root of its tf tree: " + g.reason
-			continue
-		}
-		list := strings.Join(g.frames[:len(g.frames)-1], ", ") + " and " + g.frames[len(g.frames)-1]
-		out[g.at] = "Frames " + list + " checked against '" + g.root + "', the root of their tf tree: " + g.reason
+	for _, k := range order {
+		g := groups[k]
+		out[g.at] = noDefaultNote(g.frames, k.root, k.def)
 	}
 	return out
+}
+
+// addTarget records a decision once, with its sentence in TargetNotes.
+func (s *Settings) addTarget(d TargetDecision) {
+	for _, e := range s.TargetDecisions {
+		if e == d {
+			return
+		}
+	}
+	s.TargetDecisions = append(s.TargetDecisions, d)
+	s.TargetNotes = append(s.TargetNotes, d.Note())
 }

@@ -2,7 +2,6 @@ package analysis
 
 import (
 	"cmp"
-	"fmt"
 	"math"
 	"slices"
 	"strings"
@@ -313,32 +312,32 @@ const defaultTarget = "odom"
 // frame's tree when odom is the frame (map above it) or the bag has no
 // odom; else odom (odom in another tree, or the frame nowhere in the tree:
 // every row is no_transform, which is what a consumer with fixed frame
-// odom would see). note says
-// why, when the target is not odom.
-func (t *tfReplay) decideTargets(frame string) (targets []string, note string) {
+// odom would see). d says why, when the target is not odom (nil when it
+// is).
+func (t *tfReplay) decideTargets(frame string) (targets []string, d *TargetDecision) {
 	frame = strings.TrimPrefix(frame, "/")
 	fr, fok := t.root(frame)
 	or, ook := t.root(defaultTarget)
 	switch {
 	case ook && fok && fr == or && frame != defaultTarget:
-		return []string{defaultTarget}, ""
+		return []string{defaultTarget}, nil
 	case fok && fr == frame:
 		// The frame is a root: nothing above it to check against.
-		return []string{fr}, ""
+		return []string{fr}, nil
 	case fok && frame == defaultTarget && !t.dynamicAbove(frame):
 		// Only static links above odom (a fixed map->odom): a clock
 		// cannot show on them; odom itself stays the target.
-		return []string{frame}, ""
+		return []string{frame}, nil
 	case fok && frame == defaultTarget:
-		return []string{fr}, fmt.Sprintf("Checked against '%s', the root of the tf tree, not the default target '%s': the messages are in frame '%s' already (--target-frame overrides).", fr, frame, frame)
+		return []string{fr}, &TargetDecision{Frame: frame, Default: defaultTarget, Root: fr, Reason: TargetFrameIsDefault}
 	case fok && ook:
 		// odom is in the bag but not above the frame: a consumer with
 		// fixed frame odom drops every message; say that (missing link)
 		// rather than check against a root no consumer uses.
-		return []string{defaultTarget}, ""
+		return []string{defaultTarget}, nil
 	case fok:
-		return []string{fr}, fmt.Sprintf("Frame '%s' checked against '%s', the root of its tf tree: the tree has no '%s', the default target (--target-frame overrides).", frame, fr, defaultTarget)
+		return []string{fr}, &TargetDecision{Frame: frame, Default: defaultTarget, Root: fr, Reason: TargetNoDefault}
 	default:
-		return []string{defaultTarget}, ""
+		return []string{defaultTarget}, nil
 	}
 }

@@ -614,7 +614,7 @@ func (p *pairStats) drops() int {
 // analysed topics without messages).
 func (a *analyzer) topicEvidence(v *Verdict) {
 	// Which target the default chose, when it is not odom.
-	v.Evidence = append(v.Evidence, mergeRootNotes(a.rep.Settings.TargetNotes)...)
+	v.Evidence = append(v.Evidence, TargetEvidence(a.rep.Settings.TargetDecisions)...)
 	n, reset := 0, 0
 	for _, p := range a.rep.Pairs {
 		n += p.StartupDrops - p.ResetDrops

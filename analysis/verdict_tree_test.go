@@ -52,20 +52,47 @@ func TestTreeFrameVerdicts(t *testing.T) {
 	}
 }
 
-// TestMergeRootNotes: the notes of frames checked against the same root
-// of a tree without odom become one line; others stay as they are.
-func TestMergeRootNotes(t *testing.T) {
-	note := func(frame, root string) string {
-		return fmt.Sprintf("Frame '%s' checked against '%s', the root of its tf tree: the tree has no 'odom', the default target (--target-frame overrides).", frame, root)
+// TestTargetEvidence: the decisions of frames checked against the same
+// root of a tree without odom become one line, in the place of the first;
+// others keep a line each, rendered from the typed decision.
+func TestTargetEvidence(t *testing.T) {
+	noOdom := func(frame, root string) TargetDecision {
+		return TargetDecision{Frame: frame, Default: "odom", Root: root, Reason: TargetNoDefault}
 	}
-	other := "Checked against 'map', the root of the tf tree, not the default target 'odom': the messages are in frame 'odom' already (--target-frame overrides)."
-	got := mergeRootNotes([]string{note("imu_link", "base_link"), other, note("laser", "base_link"), note("gps", "world"), note("lidar", "base_link")})
-	want := []string{
-		"Frames 'imu_link', 'laser' and 'lidar' checked against 'base_link', the root of their tf tree: the tree has no 'odom', the default target (--target-frame overrides).",
-		other,
-		note("gps", "world"),
+	inOdom := TargetDecision{Frame: "odom", Default: "odom", Root: "map", Reason: TargetFrameIsDefault}
+	for _, tc := range []struct {
+		name string
+		in   []TargetDecision
+		want []string
+	}{
+		{"none", nil, nil},
+		{"one frame without odom", []TargetDecision{noOdom("lens", "world")}, []string{
+			"Frame 'lens' checked against 'world', the root of its tf tree: the tree has no 'odom', the default target (--target-frame overrides).",
+		}},
+		{"frames folded per root", []TargetDecision{noOdom("imu_link", "base_link"), inOdom, noOdom("laser", "base_link"), noOdom("gps", "world"), noOdom("lidar", "base_link")}, []string{
+			"Frames 'imu_link', 'laser' and 'lidar' checked against 'base_link', the root of their tf tree: the tree has no 'odom', the default target (--target-frame overrides).",
+			"Checked against 'map', the root of the tf tree, not the default target 'odom': the messages are in frame 'odom' already (--target-frame overrides).",
+			"Frame 'gps' checked against 'world', the root of its tf tree: the tree has no 'odom', the default target (--target-frame overrides).",
+		}},
+		{"two frames", []TargetDecision{noOdom("a", "r"), noOdom("b", "r")}, []string{
+			"Frames 'a' and 'b' checked against 'r', the root of their tf tree: the tree has no 'odom', the default target (--target-frame overrides).",
+		}},
+	} {
+		got := TargetEvidence(tc.in)
+		if strings.Join(got, "\n") != strings.Join(tc.want, "\n") || len(got) != len(tc.want) {
+			t.Errorf("%s: got\n%s\nwant\n%s", tc.name, strings.Join(got, "\n"), strings.Join(tc.want, "\n"))
+		}
 	}
-	if strings.Join(got, "\n") != strings.Join(want, "\n") {
-		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+}
+
+// TestAddTargetOnce: a decision met again (a second topic in the same
+// frame) is kept once, its note beside it.
+func TestAddTargetOnce(t *testing.T) {
+	var s Settings
+	d := TargetDecision{Frame: "lens", Default: "odom", Root: "world", Reason: TargetNoDefault}
+	s.addTarget(d)
+	s.addTarget(d)
+	if len(s.TargetDecisions) != 1 || len(s.TargetNotes) != 1 || s.TargetNotes[0] != d.Note() {
+		t.Errorf("decisions %+v, notes %q: want the decision and its note once", s.TargetDecisions, s.TargetNotes)
 	}
 }
