@@ -106,6 +106,9 @@ func Analyze(bag *bagread.Bag, cfg Config, sink ScanSink) (*Report, error) {
 	if bag.Storage == bagread.StorageROS1 {
 		ros1Advice(rep, bag)
 	}
+	// Both reword the sentence (the node's name, ROS 1's advice): the
+	// summary, which the scan index shows, says the same.
+	rep.Summary.Verdict = rep.Verdict.Sentence
 	assessDamage(rep, bag)
 	// finish hands the filters' last rows to the sink: its error counts
 	// as much as one during the pass.

@@ -63,6 +63,9 @@ func TestROS1Bags(t *testing.T) {
 			if rep.Verdict.Class != tc.class || !strings.Contains(rep.Verdict.Sentence, tc.sentence) {
 				t.Errorf("verdict %s: %s", rep.Verdict.Class, rep.Verdict.Sentence)
 			}
+			if rep.Summary.Verdict != rep.Verdict.Sentence {
+				t.Errorf("summary verdict %q is not the verdict's sentence", rep.Summary.Verdict)
+			}
 			// The node table lists every publisher the connections name.
 			var nodes []string
 			for _, n := range rep.Nodes {

@@ -147,7 +147,7 @@ func (d *discoverer) dir(root, path, rel string, ancestors []string, rootName st
 			return
 		}
 	}
-	var storage, subdirs []entry
+	var storage, ros1, subdirs []entry
 	var hasMeta bool
 	wal := map[string]string{}
 	for _, e := range entries {
@@ -168,9 +168,13 @@ func (d *discoverer) dir(root, path, rel string, ancestors []string, rootName st
 			}
 		}
 		switch {
-		case storageFromName(name) != "" && !(isDir && storageFromName(name) == StorageROS1):
-			// (A directory named x.bag is a rosbag2 bag directory, not a
-			// ROS 1 bag file.)
+		case storageFromName(name) == StorageROS1 && !isDir:
+			// A ROS 1 bag is a bag on its own wherever it lies: ROS 1
+			// has no metadata joining files, and rosbag record --split
+			// writes each split as a complete bag. (A directory named
+			// x.bag is a rosbag2 bag directory, below.)
+			ros1 = append(ros1, entry{name, p})
+		case storageFromName(name) != "" && storageFromName(name) != StorageROS1:
 			storage = append(storage, entry{name, p})
 		case name == "metadata.yaml" && !isDir:
 			hasMeta = true
@@ -210,10 +214,14 @@ func (d *discoverer) dir(root, path, rel string, ancestors []string, rootName st
 		}
 		d.addDir(root, path, bagRel, withWAL(files, names...), storage)
 	}
+	loose := ros1
 	for _, s := range storage {
-		if !layout.isLoose(s.name) {
-			continue
+		if layout.isLoose(s.name) {
+			loose = append(loose, s)
 		}
+	}
+	sort.Slice(loose, func(i, j int) bool { return loose[i].name < loose[j].name })
+	for _, s := range loose {
 		r := s.name
 		if rel != "" {
 			r = rel + "/" + s.name

@@ -168,6 +168,51 @@ func TestDiscover(t *testing.T) {
 			problems: []string{"absent"},
 		},
 		{
+			name:  "ROS 1 bags and a crash's .bag.active among ROS 2 bags, each on its own",
+			files: []string{"day/a.mcap", "day/old.bag", "day/run.bag.active", "day/z.db3", "day/notes.bag.txt"},
+			bags: []string{
+				"day/a.mcap rel=day/a.mcap file mcap [a.mcap]",
+				"day/old.bag rel=day/old.bag file rosbag_v2 [old.bag]",
+				"day/run.bag.active rel=day/run.bag.active file rosbag_v2 [run.bag.active]",
+				"day/z.db3 rel=day/z.db3 file sqlite3 [z.db3]",
+			},
+		},
+		{
+			name:  "a ROS 1 bag beside a split rosbag2 recording joins neither",
+			files: []string{"s/rec_0.db3", "s/rec_1.db3", "s/rec_0.bag"},
+			bags: []string{
+				"s rel=s dir sqlite3 [rec_0.db3,rec_1.db3]",
+				"s/rec_0.bag rel=s/rec_0.bag file rosbag_v2 [rec_0.bag]",
+			},
+		},
+		{
+			name:  "a ROS 1 bag inside a rosbag2 bag directory is not one of its files",
+			files: []string{"r/metadata.yaml", "r/r_0.mcap", "r/legacy.bag"},
+			bags: []string{
+				"r rel=r dir mcap [metadata.yaml,r_0.mcap]",
+				"r/legacy.bag rel=r/legacy.bag file rosbag_v2 [legacy.bag]",
+			},
+		},
+		{
+			name:  "rosbag record --split files are one bag each",
+			files: []string{"t/run_2024-01-01-10-00-00_0.bag", "t/run_2024-01-01-10-00-00_1.bag"},
+			bags: []string{
+				"t/run_2024-01-01-10-00-00_0.bag rel=t/run_2024-01-01-10-00-00_0.bag file rosbag_v2 [run_2024-01-01-10-00-00_0.bag]",
+				"t/run_2024-01-01-10-00-00_1.bag rel=t/run_2024-01-01-10-00-00_1.bag file rosbag_v2 [run_2024-01-01-10-00-00_1.bag]",
+			},
+		},
+		{
+			name:     "metadata.yaml beside only ROS 1 bags: reported, the bags still found",
+			files:    []string{"m1/metadata.yaml", "m1/x.bag"},
+			bags:     []string{"m1/x.bag rel=m1/x.bag file rosbag_v2 [x.bag]"},
+			problems: []string{"m1"},
+		},
+		{
+			name:  "a directory named x.bag is a rosbag2 bag directory",
+			files: []string{"x.bag/metadata.yaml", "x.bag/x_0.db3"},
+			bags:  []string{"x.bag rel=x.bag dir sqlite3 [metadata.yaml,x_0.db3]"},
+		},
+		{
 			name:  "mixed storage kinds in one dir with metadata",
 			files: []string{"mix/metadata.yaml", "mix/a_0.db3", "mix/a_1.mcap"},
 			bags:  []string{"mix rel=mix dir  [a_0.db3,a_1.mcap,metadata.yaml]"},

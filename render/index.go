@@ -24,7 +24,7 @@ func IndexColumns() []string {
 	}
 	return append(cols, "drops", "clock_jumps", "stamp_jumps", "zero_stamp_scans", "skipped_messages",
 		"findings", "problems", "error", "report_html", "report_json",
-		"clock_steps", "stuck_zero_topics", "wall_timer_topics", "stale_topics")
+		"clock_steps", "stuck_zero_topics", "wall_timer_topics", "stale_topics", "format")
 }
 
 func indexRecord(r archive.Row) []string {
@@ -38,7 +38,8 @@ func indexRecord(r archive.Row) []string {
 		strconv.Itoa(r.ZeroStampScans), strconv.Itoa(r.Skipped),
 		SafeCSVCell(strings.Join(r.Findings, ";")), SafeCSVCell(strings.Join(r.Problems, "; ")), SafeCSVCell(r.Error),
 		SafeCSVCell(r.ReportHTML), SafeCSVCell(r.ReportJSON),
-		strconv.Itoa(r.ClockSteps), strconv.Itoa(r.StuckZeroTopics), strconv.Itoa(r.WallTimerTopics), strconv.Itoa(r.StaleTopics))
+		strconv.Itoa(r.ClockSteps), strconv.Itoa(r.StuckZeroTopics), strconv.Itoa(r.WallTimerTopics), strconv.Itoa(r.StaleTopics),
+		SafeCSVCell(r.Format))
 }
 
 // IndexCSV writes rows as index.csv: a header of IndexColumns, then one
@@ -239,15 +240,15 @@ tr.error td:first-child{box-shadow:inset 4px 0 #64748b}
 <div class="wrap"><table id="bags"><thead><tr>
 <th data-num data-key="rank">status</th><th>findings</th><th>verdict</th><th data-num>drops</th><th>path</th><th data-num>scans</th><th data-num>clock jumps</th><th data-num>zero-stamp msgs</th><th data-num>skipped msgs</th><th data-num>clock steps</th><th data-num>topics stuck at 0</th><th data-num>wall timers</th><th data-num>stale topics</th>
 {{range .Classes}}<th data-num>{{.}}</th>{{end}}
-<th data-num>duration</th><th data-num>size</th><th>storage</th><th>problems</th>
+<th data-num>duration</th><th data-num>size</th><th>storage</th><th>format</th><th>problems</th>
 </tr></thead><tbody>
 {{range .Rows}}<tr class="{{.Group}}" data-group="{{.Group}}" data-status="{{.Status}}" data-kinds="{{.Kinds}}">
 <td data-v="{{.Rank}}"><span class="st {{.Status}}">{{.Status}}</span></td>
 <td>{{range .Findings}}<span class="f">{{.}}</span>{{else}}<span class="muted">–</span>{{end}}</td>
 {{if .Error}}<td class="verdict err">{{.Error}}</td><td class="n muted" data-v="-1">–</td>{{else}}<td class="verdict">{{.Verdict}}</td><td class="n" data-v="{{.Drops}}">{{.Drops}}</td>{{end}}
 <td class="path">{{if .ReportHTML}}<a href="{{.ReportHTML}}">{{.Rel}}</a>{{else}}{{.Rel}}{{end}}<br><small>{{.Path}}</small>{{if .ReportJSON}} <small><a href="{{.ReportJSON}}">json</a></small>{{end}}</td>
-{{if .Error}}<td class="n muted" data-v="-1">–</td><td class="n muted" data-v="-1">–</td><td class="n muted" data-v="-1">–</td><td class="n muted" data-v="-1">–</td><td class="n muted" data-v="-1">–</td><td class="n muted" data-v="-1">–</td><td class="n muted" data-v="-1">–</td><td class="n muted" data-v="-1">–</td>{{range .Counts}}<td class="n muted" data-v="-1">–</td>{{end}}<td class="n muted" data-v="-1">–</td><td class="n" data-v="{{.SizeBytes}}">{{.Size}}</td><td class="muted">–</td>
-{{else}}<td class="n">{{.Scans}}</td><td class="n">{{.ClockJumps}}</td><td class="n">{{.ZeroStampScans}}</td><td class="n">{{.Skipped}}</td><td class="n">{{.ClockSteps}}</td><td class="n">{{.StuckZeroTopics}}</td><td class="n">{{.WallTimerTopics}}</td><td class="n">{{.StaleTopics}}</td>{{range .Counts}}<td class="n">{{.}}</td>{{end}}<td class="n" data-v="{{.DurationS}}">{{.Duration}}</td><td class="n" data-v="{{.SizeBytes}}">{{.Size}}</td><td>{{.Storage}}</td>{{end}}
+{{if .Error}}<td class="n muted" data-v="-1">–</td><td class="n muted" data-v="-1">–</td><td class="n muted" data-v="-1">–</td><td class="n muted" data-v="-1">–</td><td class="n muted" data-v="-1">–</td><td class="n muted" data-v="-1">–</td><td class="n muted" data-v="-1">–</td><td class="n muted" data-v="-1">–</td>{{range .Counts}}<td class="n muted" data-v="-1">–</td>{{end}}<td class="n muted" data-v="-1">–</td><td class="n" data-v="{{.SizeBytes}}">{{.Size}}</td><td class="muted">–</td><td>{{.Format}}</td>
+{{else}}<td class="n">{{.Scans}}</td><td class="n">{{.ClockJumps}}</td><td class="n">{{.ZeroStampScans}}</td><td class="n">{{.Skipped}}</td><td class="n">{{.ClockSteps}}</td><td class="n">{{.StuckZeroTopics}}</td><td class="n">{{.WallTimerTopics}}</td><td class="n">{{.StaleTopics}}</td>{{range .Counts}}<td class="n">{{.}}</td>{{end}}<td class="n" data-v="{{.DurationS}}">{{.Duration}}</td><td class="n" data-v="{{.SizeBytes}}">{{.Size}}</td><td>{{.Storage}}</td><td>{{.Format}}</td>{{end}}
 <td>{{range .Problems}}<div>{{.}}</div>{{end}}</td>
 </tr>
 {{end}}</tbody></table></div>

@@ -16,16 +16,16 @@ import (
 func indexFixture() []archive.Row {
 	return []archive.Row{
 		{Path: "/data/arch/2026/run1", Rel: "2026/run1", Status: archive.StatusOK, SizeBytes: 3638450, DurationS: 26.37,
-			Storage: "sqlite3", Messages: 8542, Verdict: "Not a clock problem: stamps agree within milliseconds.", Scans: 127, Rows: 127,
+			Storage: "sqlite3", Format: archive.FormatROS2, Messages: 8542, Verdict: "Not a clock problem: stamps agree within milliseconds.", Scans: 127, Rows: 127,
 			Classes: map[string]int{"same_clock": 127}, Filter: map[string]int{"passed": 127},
 			ReportHTML: "reports/2026__run1-0a1b2c3d.html", ReportJSON: "reports/2026__run1-0a1b2c3d.json"},
 		{Path: "/data/arch/cut.mcap", Rel: "cut.mcap", Status: archive.StatusDamaged, SizeBytes: 2048, DurationS: 1.5,
-			Storage: "mcap", Messages: 30, Verdict: "The laser driver publishes /scan with system time", Scans: 12, Rows: 12,
+			Storage: "mcap", Format: archive.FormatROS2, Messages: 30, Verdict: "The laser driver publishes /scan with system time", Scans: 12, Rows: 12,
 			Classes: map[string]int{"laser_on_system_clock": 12}, Filter: map[string]int{"dropped_queue_full": 12},
 			Drops: 12, ClockJumps: 2, ZeroStampScans: 1, Skipped: 3, Findings: []string{"clock-mismatch", "clock-step", "drop", "jump", "stuck-zero"},
 			ClockSteps: 1, StuckZeroTopics: 2,
 			Problems: []string{"MCAP truncated at byte 1234"}, ReportHTML: "reports/cut.mcap-11223344.html", ReportJSON: "reports/cut.mcap-11223344.json"},
-		{Path: "/data/arch/locked", Rel: "locked", Status: archive.StatusError, SizeBytes: 10, Storage: "sqlite3",
+		{Path: "/data/arch/locked", Rel: "locked", Status: archive.StatusError, SizeBytes: 10, Storage: "sqlite3", Format: archive.FormatROS2,
 			Error: "bagread: open /data/arch/locked/x_0.db3: permission denied"},
 		{Path: `/data/arch/<script>alert(1)</script>`, Rel: `<script>alert(1)</script>`, Status: archive.StatusOK,
 			Verdict: `frame "<img src=x onerror=alert(2)>"`, Classes: map[string]int{}, ReportHTML: "reports/script-99.html"},
@@ -82,7 +82,7 @@ func TestIndexCSVColumns(t *testing.T) {
 	want := "path,rel,status,size_bytes,duration_s,storage,messages,verdict,scans,rows," +
 		"same_clock,laser_on_system_clock,tf_on_system_clock,zero_stamp,clock_skew,static_only,no_transform," +
 		"drops,clock_jumps,stamp_jumps,zero_stamp_scans,skipped_messages,findings,problems,error,report_html,report_json," +
-		"clock_steps,stuck_zero_topics,wall_timer_topics,stale_topics"
+		"clock_steps,stuck_zero_topics,wall_timer_topics,stale_topics,format"
 	if head != want {
 		t.Fatalf("header\n got %s\nwant %s", head, want)
 	}

@@ -40,7 +40,8 @@ func NewJSON(w io.Writer) *JSONWriter {
 // "sensor_on_system_clock"; 5 adds "findings", every check's typed
 // findings as objects; 6 adds "sync", the emulated message_filters
 // synchronizers, and the finding kind "sync"; 7 adds their
-// "inter_message_lower_bounds_s" and "age_penalty". See SCHEMA.md.
+// "inter_message_lower_bounds_s" and "age_penalty", and ROS 1 bags'
+// "nodes[].publishes" and index "format". See SCHEMA.md.
 const JSONSchemaVersion = 7
 
 // errFinished is returned by Row after Finish.

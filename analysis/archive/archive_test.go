@@ -218,7 +218,7 @@ func TestFromReport(t *testing.T) {
 	got := FromReport(in, rep)
 	want := Row{
 		Path: "/p", Rel: "p", SizeBytes: 9, ReportHTML: "reports/p.html", Status: StatusDamaged,
-		Storage: "mcap", DurationS: 2.5, Messages: 42, Verdict: rep.Summary.Verdict, Scans: 10, Rows: 10,
+		Storage: "mcap", Format: FormatROS2, DurationS: 2.5, Messages: 42, Verdict: rep.Summary.Verdict, Scans: 10, Rows: 10,
 		Classes: map[string]int{"laser_on_system_clock": 10},
 		Filter:  map[string]int{"dropped_queue_full": 7, "dropped_out_the_back": 1, "passed": 2},
 		Drops:   8, ClockJumps: 1, StampJumps: 2, Findings: []string{"clock-mismatch", "drop"},
@@ -258,5 +258,38 @@ func TestConfigKey(t *testing.T) {
 	}
 	if ConfigKey(analysis.Config{Consumer: "rviz", Progress: func(int64) {}}, "1") != a {
 		t.Error("Progress callback must not change ConfigKey")
+	}
+}
+
+// TestFormatOf: every storage bagread names maps to its ROS generation,
+// anything else to "".
+func TestFormatOf(t *testing.T) {
+	for _, tc := range []struct{ storage, want string }{
+		{"rosbag_v2", FormatROS1},
+		{"sqlite3", FormatROS2},
+		{"mcap", FormatROS2},
+		{"", ""},
+		{"sqlite3,mcap", ""},
+	} {
+		if got := FormatOf(tc.storage); got != tc.want {
+			t.Errorf("FormatOf(%q) = %q, want %q", tc.storage, got, tc.want)
+		}
+	}
+}
+
+// TestParseIndexFormatOfOldRows: a row written before the format column
+// reads back with the format its storage implies.
+func TestParseIndexFormatOfOldRows(t *testing.T) {
+	in := `{"path":"/a.bag","rel":"a.bag","status":"ok","storage":"rosbag_v2"}` + "\n" +
+		`{"path":"/b","rel":"b","status":"ok","storage":"sqlite3"}` + "\n" +
+		`{"path":"/c","rel":"c","status":"ok","storage":"mcap","format":"ros2"}` + "\n"
+	rows, bad, err := ParseIndex(strings.NewReader(in))
+	if err != nil || bad != 0 || len(rows) != 3 {
+		t.Fatalf("%d rows, %d bad, %v", len(rows), bad, err)
+	}
+	for i, want := range []string{FormatROS1, FormatROS2, FormatROS2} {
+		if rows[i].Format != want {
+			t.Errorf("row %d (%s): format %q, want %q", i, rows[i].Storage, rows[i].Format, want)
+		}
 	}
 }

@@ -147,6 +147,9 @@ func ParseIndex(r io.Reader) (rows []Row, bad int, err error) {
 		if len(bytes.TrimSpace(line)) > 0 {
 			var row Row
 			if json.Unmarshal(line, &row) == nil && row.Path != "" {
+				if row.Format == "" {
+					row.Format = FormatOf(row.Storage) // a row written before the column
+				}
 				rows = append(rows, row)
 			} else {
 				bad++

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/bagclock/bagclock/analysis"
+	"github.com/bagclock/bagclock/bagread"
 )
 
 // Row statuses.
@@ -28,6 +29,25 @@ var ClassColumns = []analysis.Class{
 	analysis.ZeroStamp, analysis.ClockSkew, analysis.StaticOnly, analysis.NoTransform,
 }
 
+// Index formats: which ROS wrote the bag, so an archive that mixes ROS 1
+// and ROS 2 recordings can be filtered by generation.
+const (
+	FormatROS1 = "ros1" // bag format 2.0 (rosbag), storage rosbag_v2
+	FormatROS2 = "ros2" // rosbag2, storage sqlite3 or mcap
+)
+
+// FormatOf is the index format of a storage identifier ("" when it is
+// unknown or mixed).
+func FormatOf(storage string) string {
+	switch storage {
+	case bagread.StorageROS1:
+		return FormatROS1
+	case bagread.StorageSQLite3, bagread.StorageMCAP:
+		return FormatROS2
+	}
+	return ""
+}
+
 // Row is one bag of the index: where it is, what identified its content
 // when it was analysed, and the headline of its report. Rows are written
 // to index.jsonl as they finish and read back on the next run.
@@ -45,7 +65,10 @@ type Row struct {
 	Fingerprint string `json:"fingerprint"`
 	ConfigKey   string `json:"config_key"`
 
-	Storage   string  `json:"storage"`
+	Storage string `json:"storage"`
+	// Format is the ROS generation of the bag (FormatROS1, FormatROS2;
+	// "" when its storage is not known), from Storage.
+	Format    string  `json:"format"`
 	DurationS float64 `json:"duration_s"`
 	Messages  uint64  `json:"messages"`
 	Verdict   string  `json:"verdict"`
@@ -84,6 +107,7 @@ type Row struct {
 func FromReport(row Row, rep *analysis.Report) Row {
 	row.Status, row.Error = StatusOK, ""
 	row.Storage = rep.Bag.Storage
+	row.Format = FormatOf(row.Storage)
 	row.DurationS = max(0, float64(rep.Bag.EndNS-rep.Bag.StartNS)/1e9) // 0 for an end before the start
 	row.Messages = rep.Bag.Messages
 	row.Verdict = rep.Summary.Verdict
@@ -148,7 +172,7 @@ func FromReport(row Row, rep *analysis.Report) Row {
 func ErrorRow(row Row, err error) Row {
 	out := Row{
 		Path: row.Path, Rel: row.Rel, SizeBytes: row.SizeBytes, ModTimeNS: row.ModTimeNS,
-		Fingerprint: row.Fingerprint, ConfigKey: row.ConfigKey, Storage: row.Storage,
+		Fingerprint: row.Fingerprint, ConfigKey: row.ConfigKey, Storage: row.Storage, Format: FormatOf(row.Storage),
 		Status: StatusError, Error: "unknown error",
 	}
 	if err != nil {
@@ -161,7 +185,7 @@ func ErrorRow(row Row, err error) Row {
 // not analyse: its identity columns, StatusNotAnalysed and why in Error.
 func NotAnalysedRow(row Row, why string) Row {
 	return Row{Path: row.Path, Rel: row.Rel, SizeBytes: row.SizeBytes, ModTimeNS: row.ModTimeNS,
-		ConfigKey: row.ConfigKey, Storage: row.Storage, Status: StatusNotAnalysed, Error: why}
+		ConfigKey: row.ConfigKey, Storage: row.Storage, Format: FormatOf(row.Storage), Status: StatusNotAnalysed, Error: why}
 }
 
 // HasFinding reports whether the row's bag had any finding named in kinds

@@ -176,21 +176,39 @@ func writeGarbageBag(t *testing.T, dir string) {
 // installed (a failure under BAGCLOCK_REQUIRE_PEERS=1).
 func writeROS1Bags(t *testing.T, dir, root string) bool {
 	t.Helper()
+	for _, c := range [][2]string{{"bz2", "scan_on_system_time"}, {"none", "zero_stamps"}} {
+		if !writeROS1Bag(t, filepath.Join(dir, c[0]+"-"+c[1]+".bag"), c[0], c[1], "") {
+			return false
+		}
+	}
+	return true
+}
+
+// writeROS1Bag writes one ROS 1 bag with Debian's python3-rosbag
+// (internal/ros1peer/rosbag_peer.py write): compression comp, scenario, and
+// when active is not "" also the copy a crash mid-recording leaves (no
+// index). False when the library is not installed (logged; a failure under
+// BAGCLOCK_REQUIRE_PEERS=1).
+func writeROS1Bag(t *testing.T, path, comp, scenario, active string) bool {
+	t.Helper()
 	python := "/usr/bin/python3"
 	if err := exec.Command(python, "-c", "import rosbag, sensor_msgs.msg, tf2_msgs.msg, rosgraph_msgs.msg").Run(); err != nil {
 		if os.Getenv("BAGCLOCK_REQUIRE_PEERS") == "1" {
 			t.Fatalf("BAGCLOCK_REQUIRE_PEERS=1: Debian's python3-rosbag is not installed: %v", err)
 		}
-		t.Logf("Debian's python3-rosbag is not installed, no ROS 1 bag validated: %v", err)
+		t.Logf("Debian's python3-rosbag is not installed, no ROS 1 bag written: %v", err)
 		return false
 	}
-	os.MkdirAll(dir, 0o755)
-	script := filepath.Join(root, "internal", "ros1peer", "rosbag_peer.py")
-	for _, c := range [][2]string{{"bz2", "scan_on_system_time"}, {"none", "zero_stamps"}} {
-		path := filepath.Join(dir, c[0]+"-"+c[1]+".bag")
-		if out, err := exec.Command(python, script, "write", path, c[0], c[1]).CombinedOutput(); err != nil {
-			t.Fatalf("rosbag write: %v\n%s", err, out)
-		}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	script := filepath.Join(testenv.RepoRoot(t), "internal", "ros1peer", "rosbag_peer.py")
+	args := []string{script, "write", path, comp, scenario}
+	if active != "" {
+		args = append(args, active)
+	}
+	if out, err := exec.Command(python, args...).CombinedOutput(); err != nil {
+		t.Fatalf("rosbag write: %v\n%s", err, out)
 	}
 	return true
 }
