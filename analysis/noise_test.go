@@ -2,7 +2,6 @@ package analysis
 
 import (
 	"fmt"
-	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -31,9 +30,6 @@ type noisyCase struct {
 	healthy bool
 	lead    []string
 	finding string
-	// known says why the analysis misses this fault today: counted in
-	// the figure, not failed.
-	known string
 }
 
 func noisySpec(name string, seed uint64, extra func(*scenario.Noise)) scenario.Spec {
@@ -94,7 +90,6 @@ type noiseOutcome struct {
 	// s), worded as not a clock problem.
 	tfStallDrops bool
 	what         string
-	known        string
 	findings     []string
 }
 
@@ -106,7 +101,7 @@ func runNoisyCase(t *testing.T, c noisyCase, seed uint64, storage string) noiseO
 	t.Helper()
 	spec := c.spec(seed)
 	rep := analyzeBag(t, specBag(t, spec, storage), Config{}, nil)
-	o := noiseOutcome{healthy: c.healthy, known: c.known, findings: rep.Summary.Findings}
+	o := noiseOutcome{healthy: c.healthy, findings: rep.Summary.Findings}
 	o.what = fmt.Sprintf("%s seed %d %s (%v): verdict %s %v: %s", c.name, seed, storage, *spec.Noise, rep.Verdict.Class, rep.Summary.Findings, rep.Verdict.Sentence)
 	if c.healthy {
 		o.ok = len(rep.Summary.Findings) == 0 && rep.Verdict.Class == VerdictNoProblem
@@ -114,11 +109,7 @@ func runNoisyCase(t *testing.T, c noisyCase, seed uint64, storage string) noiseO
 		o.tfStallDrops = tfStall && slices.Equal(rep.Summary.Findings, []string{"drop"}) &&
 			(rep.Verdict.Class == VerdictSameClockDrops || rep.Verdict.Class == VerdictNoProblem)
 	} else {
-		found := slices.Contains(rep.Summary.Findings, c.finding)
-		o.ok = slices.Contains(c.lead, rep.Verdict.Class) && found
-		if !o.ok && found && rep.Verdict.Class == VerdictSameClockDrops && o.known == "" {
-			o.known = "the fault is a finding, but the verdict leads with the real drops of a tf stall (the verdict's ranking)"
-		}
+		o.ok = slices.Contains(c.lead, rep.Verdict.Class) && slices.Contains(rep.Summary.Findings, c.finding)
 	}
 	return o
 }
@@ -126,8 +117,8 @@ func runNoisyCase(t *testing.T, c noisyCase, seed uint64, storage string) noiseO
 // noiseFigure counts the outcomes of the noise matrix.
 type noiseFigure struct {
 	healthy, healthyAny, healthyClock, tfStall int
-	faulty, faultyOK, knownMiss                int
-	wrong, known                               []string
+	faulty, faultyOK                           int
+	wrong                                      []string
 }
 
 func (f *noiseFigure) add(o noiseOutcome, clockFinding bool) {
@@ -147,13 +138,9 @@ func (f *noiseFigure) add(o noiseOutcome, clockFinding bool) {
 		}
 	default:
 		f.faulty++
-		switch {
-		case o.ok:
+		if o.ok {
 			f.faultyOK++
-		case o.known != "":
-			f.knownMiss++
-			f.known = append(f.known, o.what+" — "+o.known)
-		default:
+		} else {
 			f.wrong = append(f.wrong, o.what)
 		}
 	}
@@ -198,12 +185,9 @@ func TestNoiseMatrix(t *testing.T) {
 		t.Skip("generates many bags")
 	}
 	f := noiseMatrix(t)
-	t.Logf("noise matrix over %d seeds: healthy %d, with any finding %d (clock or time %d; the real drops of a tf stall %d); faulty %d, right lead %d, known misses %d",
-		noiseSeeds, f.healthy, f.healthyAny, f.healthyClock, f.tfStall, f.faulty, f.faultyOK, f.knownMiss)
-	if os.Getenv("BAGCLOCK_NOISE_VERBOSE") != "" {
-		t.Logf("known misses:\n%s", strings.Join(f.known, "\n"))
-	}
-	if f.healthyClock > 0 || len(f.wrong) > 0 || f.knownMiss > 0 {
-		t.Errorf("%d wrong:\n%s\n%d missed:\n%s", len(f.wrong), strings.Join(f.wrong, "\n"), f.knownMiss, strings.Join(f.known, "\n"))
+	t.Logf("noise matrix over %d seeds: healthy %d, with any finding %d (clock or time %d; the real drops of a tf stall %d); faulty %d, right lead %d",
+		noiseSeeds, f.healthy, f.healthyAny, f.healthyClock, f.tfStall, f.faulty, f.faultyOK)
+	if f.healthyClock > 0 || len(f.wrong) > 0 {
+		t.Errorf("%d wrong:\n%s", len(f.wrong), strings.Join(f.wrong, "\n"))
 	}
 }
