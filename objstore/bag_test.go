@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
@@ -20,18 +19,8 @@ import (
 // and leaves no file.
 func TestCopyTo(t *testing.T) {
 	srv := s3test.Start(t)
-	data := make([]byte, 2*copyPiece+12345)
-	rng := rand.New(rand.NewPCG(3, 4))
-	for i := range data {
-		data[i] = byte(rng.Uint32())
-	}
-	srv.PutBytes(t, "db", data)
-	srv.SetEnv(t, "")
+	data, loc := putRandom(t, srv, "db", 2*copyPiece+12345, 3)
 	ctx := context.Background()
-	loc, err := ParseURL(srv.URL("db"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	s, err := New(ctx, Settings{Parallel: 2, MaxCopyBytes: int64(len(data))})
 	if err != nil {
 		t.Fatal(err)

@@ -3,7 +3,6 @@ package objstore
 import (
 	"bytes"
 	"context"
-	"math/rand/v2"
 	"sync"
 	"testing"
 
@@ -20,18 +19,8 @@ import (
 // read the plan missed, none for a second pass of the same plan.
 func TestPlannedReads(t *testing.T) {
 	srv := s3test.Start(t)
-	data := make([]byte, 24<<20)
-	rng := rand.New(rand.NewPCG(1, 2))
-	for i := range data {
-		data[i] = byte(rng.Uint32())
-	}
-	srv.PutBytes(t, "obj", data)
-	srv.SetEnv(t, "")
+	data, loc := putRandom(t, srv, "obj", 24<<20, 1)
 	ctx := context.Background()
-	loc, err := ParseURL(srv.URL("obj"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	small := []bagread.Range{{Off: 100 << 10, Len: 20 << 10}, {Off: 3 << 20, Len: 16 << 10}, {Off: 3<<20 + 40<<10, Len: 8 << 10}}
 	long := bagread.Range{Off: 5 << 20, Len: 9 << 20} // three pieces of planPiece
 	plan := append(append([]bagread.Range{{Off: 0, Len: 8 << 10}}, small...), long, bagread.Range{Off: int64(len(data)) - 4096, Len: 4096})
