@@ -98,6 +98,9 @@ func TestSyncCases(t *testing.T) {
 				if (len(sf) > 0) != (tc.reason != "") {
 					t.Errorf("sync findings %+v, want one only when it never fires", sf)
 				}
+				if tc.clock == SyncClockDifferent && containsSub(rep.Verdict.Evidence, "A scan") {
+					t.Errorf("a camera's evidence speaks of a scan: %q", rep.Verdict.Evidence)
+				}
 				if tc.inEvidence != "" {
 					all := rep.Verdict.Sentence + "\n" + strings.Join(rep.Verdict.Evidence, "\n")
 					if !strings.Contains(all, tc.inEvidence) {

@@ -124,12 +124,12 @@ func (a *analyzer) verdict() Verdict {
 		if all := a.topicsWithClass(LaserOnSystemClock, best); len(all) > 1 {
 			v.Sentence = fmt.Sprintf("The drivers of %s publish with system time while tf follows %s: set use_sim_time:=true on the nodes publishing them.", joinNames(all), clockName)
 		}
-		v.Evidence = append(v.Evidence, "A scan stamped ~1.79e9 s ahead of tf waits for a transform that never comes; the filter drops it when the queue is full (\"discarding message because the queue is full\").")
+		v.Evidence = append(v.Evidence, "A "+strings.TrimSuffix(unit, "s")+" stamped ~1.79e9 s ahead of tf waits for a transform that never comes; the filter drops it when the queue is full (\"discarding message because the queue is full\").")
 		v.Commands = append(v.Commands, listUseSimTimeCmd)
 	case bestClass == TFOnSystemClock:
 		link := strings.SplitN(ps.Stalest, " on ", 2)[0]
 		v.Sentence = fmt.Sprintf("A tf publisher stamps %s with system time while %s follows %s: set use_sim_time:=true on the node publishing %s (robot_state_publisher or the odometry node).", link, topic, clockName, link)
-		v.Evidence = append(v.Evidence, fmt.Sprintf("A scan ~1.79e9 s behind tf is more than the cache time (%.0f s) older than the latest transform: dropped at once as \"earlier than all the data in the transform cache\".", r.Settings.CacheTimeS))
+		v.Evidence = append(v.Evidence, fmt.Sprintf("A %s ~1.79e9 s behind tf is more than the cache time (%.0f s) older than the latest transform: dropped at once as \"earlier than all the data in the transform cache\".", strings.TrimSuffix(unit, "s"), r.Settings.CacheTimeS))
 		v.Commands = append(v.Commands, listUseSimTimeCmd)
 	case bestClass == ZeroStamp:
 		a.zeroStampVerdict(&v, best, bestN)
