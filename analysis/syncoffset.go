@@ -138,27 +138,33 @@ func (o *offsetTrack) eval(p, recvNS int64) {
 	o.bins[i].add(v)
 }
 
-// drift is the median offset's change from the first to the last stretch
-// of the bag with samples (s), and that per second elapsed (ppm).
+// drift is how much the offset moves over the bag (s), from the first to
+// the last stretch with samples, and that per second elapsed (ppm). The
+// slope is Theil–Sen's (the median of the slopes between every two
+// stretches' medians), so one odd stretch (a start-up where messages
+// waited for their partner) cannot make a steady offset look like two
+// clocks drifting apart.
 func (o *offsetTrack) drift() (float64, float64) {
-	first, last := -1, -1
+	var xs []int
+	var ms []float64
 	for i := range o.bins {
 		if o.bins[i].n >= 3 {
-			if first < 0 {
-				first = i
-			}
-			last = i
+			xs = append(xs, i)
+			ms = append(ms, o.bins[i].median())
 		}
 	}
-	if first < 0 || last == first {
+	if len(xs) < 2 {
 		return 0, 0
 	}
-	d := o.bins[last].median() - o.bins[first].median()
-	elapsed := float64(int64(last-first)*o.binWidth) / 1e9
-	if elapsed <= 0 {
-		return d, 0
+	var slopes []float64 // s per stretch
+	for a := range xs {
+		for b := a + 1; b < len(xs); b++ {
+			slopes = append(slopes, (ms[b]-ms[a])/float64(xs[b]-xs[a]))
+		}
 	}
-	return d, d / elapsed * 1e6
+	slope := nearestRank(slopes, 0.5)
+	d := slope * float64(xs[len(xs)-1]-xs[0])
+	return d, slope / (float64(o.binWidth) / 1e9) * 1e6
 }
 
 // series is the median offset per stretch (x: its centre, s since start).
