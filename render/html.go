@@ -69,11 +69,14 @@ type page struct {
 	Tone     string // "ok", "warn", "bad"
 	ToneText string
 	Duration float64
-	Cards    []card
-	Classes  []countRow
-	Outcomes []countRow
-	ClassBar []barSeg
-	Plots    []*plot
+	// Consumers names the MessageFilter presets emulated, one per message
+	// type ("rviz-laserscan, rviz-camera"), or the chosen one.
+	Consumers string
+	Cards     []card
+	Classes   []countRow
+	Outcomes  []countRow
+	ClassBar  []barSeg
+	Plots     []*plot
 	// PlotData is what the page script draws, one entry per plot that has
 	// data; it is emitted as JSON inside <script>, escaped there.
 	PlotData []plotData
@@ -171,6 +174,7 @@ func newPage(r *analysis.Report) *page {
 	}
 	p.Tone, p.ToneText = tone(r.Summary.Findings)
 	p.Duration = max(0, diffS(r.Bag.EndNS, r.Bag.StartNS))
+	p.Consumers = consumersText(r)
 	for _, c := range r.Verdict.Commands {
 		if strings.Contains(c, "tf2_echo") {
 			p.HasEcho = true
@@ -265,7 +269,7 @@ func newPage(r *analysis.Report) *page {
 			cr.Messages, rateText(cr.RealTimeFactor), humanSeconds(nsToS(cr.MedianTickNS)))
 	}
 	p.Plots[1].Caption += "Markers: ◀ /clock went backwards (bag loop, simulator reset), ▶ jumped forward; shaded: /clock stalled while recording went on."
-	p.Plots[2].Caption = "What " + consumerName(r.Settings.Consumer) + "'s tf2_ros::MessageFilter would have done with each message."
+	p.Plots[2].Caption = "What the tf2_ros::MessageFilter of " + p.Consumers + " would have done with each message."
 	if b := p.Plots[2].Data.Bucket; b > 0 {
 		p.Plots[2].Caption += " Each bar counts the messages recorded in one " + humanSeconds(b) + " bucket."
 	}
@@ -435,6 +439,24 @@ func toneIf(b bool, t string) string {
 		return t
 	}
 	return ""
+}
+
+// consumersText is the presets the pairs were emulated with, in the order
+// first used, or the configured one when no pair was analysed: a bag of
+// scans and cameras runs rviz-laserscan and rviz-camera, not one preset.
+func consumersText(r *analysis.Report) string {
+	var names []string
+	seen := map[string]bool{}
+	for _, ps := range r.Pairs {
+		if ps.Consumer != "" && !seen[ps.Consumer] {
+			seen[ps.Consumer] = true
+			names = append(names, ps.Consumer)
+		}
+	}
+	if len(names) == 0 {
+		return consumerName(r.Settings.Consumer)
+	}
+	return strings.Join(names, ", ")
 }
 
 func consumerName(c string) string {

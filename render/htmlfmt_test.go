@@ -196,7 +196,7 @@ func TestNewPageParts(t *testing.T) {
 		t.Errorf("jump rows %+v, want the report's one", rows)
 	}
 	// No outcome bars, no bucket sentence; with bars, their width.
-	if c := p.Plots[2].Caption; strings.Contains(c, "bucket") || !strings.Contains(c, "What rviz's") {
+	if c := p.Plots[2].Caption; strings.Contains(c, "bucket") || !strings.Contains(c, "What the tf2_ros::MessageFilter of rviz would") {
 		t.Errorf("outcome caption %q", c)
 	}
 	r.Series.Outcomes = []analysis.OutcomePoint{{X: 0, Outcome: "passed", Count: 1}, {X: 0.5, Outcome: "passed", Count: 1}}
