@@ -305,6 +305,9 @@ func listCases(w io.Writer) {
 		if len(tr.TFFindings) > 0 {
 			tree = fmt.Sprintf("; tf tree: %s", strings.Join(tr.TFFindings, ", "))
 		}
+		if about := scenario.SyncAbout(name); about != "" {
+			tree += "; camera: " + about
+		}
 		fmt.Fprintf(w, "%-20s laser %-6s tf %-6s %s, %s; expect %s, %d backward jumps, %d zero-stamp scans%s\n",
 			name, s.Laser.Clock, s.TF.Clock, s.Duration, clock, tr.Class, tr.BackwardJumps, tr.ZeroStampScans, tree)
 	}

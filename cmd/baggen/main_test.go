@@ -18,6 +18,7 @@ func TestRun(t *testing.T) {
 		wantFile string // relative to tmp
 	}{
 		{"list", []string{"--list"}, 0, "laser_system_tf_sim  laser system tf sim", ""},
+		{"list says what a sync case models", []string{"--list"}, 0, "; camera: the depth driver on system time, colour on /clock", ""},
 		{"case mcap", []string{"--case", "clock_loop", "--sample", "-o", filepath.Join(tmp, "loop")}, 0, "3 backward jumps", "loop/loop_0.mcap"},
 		{"case db3 zstd", []string{"--case", "both_sim", "--sample", "--storage", "sqlite3", "--compression", "zstd", "-o", filepath.Join(tmp, "db")}, 0, "same_clock", "db/db_0.db3.zstd"},
 		{"crash", []string{"--case", "both_sim", "--sample", "--crash", "-o", filepath.Join(tmp, "crash")}, 0, "", "crash/crash_0.mcap"},

@@ -51,6 +51,22 @@ const (
 	SyncLateCamera = "sync_late_camera" // colour stamped 30 ms after capture (after processing)
 )
 
+// syncAbout says what each sync case models, for baggen --list: the
+// laser and tf of a sync case are healthy, the camera rig is the case.
+var syncAbout = map[string]string{
+	SyncAligned:    "colour, camera_info and depth stamped at capture on /clock",
+	SyncOffset:     "depth stamped 25 ms after capture",
+	SyncOtherClock: "the depth driver on system time, colour on /clock",
+	SyncZeroStamp:  "the depth driver stamps 0 (sim time, never got /clock)",
+	SyncEmptyTopic: "depth recorded without a message",
+	SyncDrift:      "depth on another machine whose clock runs 300 ppm fast",
+	SyncLateCamera: "colour stamped 30 ms after capture (after processing)",
+}
+
+// SyncAbout says what the camera rig of sync case name models ("" for
+// another case).
+func SyncAbout(name string) string { return syncAbout[name] }
+
 // SyncNames lists the sync cases in a fixed order.
 func SyncNames() []string {
 	return []string{SyncAligned, SyncOffset, SyncOtherClock, SyncZeroStamp, SyncEmptyTopic, SyncDrift, SyncLateCamera}
