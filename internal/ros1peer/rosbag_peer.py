@@ -5,8 +5,12 @@
   rosbag_peer.py write OUT COMPRESSION SCENARIO [ACTIVE_COPY]
       COMPRESSION: none | bz2 | lz4
       SCENARIO: healthy | scan_on_system_time | zero_stamps | legacy_tf | tiny
+                | several_connections
         (zero_stamps: /scan stamped 0 throughout; legacy_tf: /tf written
-        as the ROS 1 tf package's tf/tfMessage, as pre-tf2 recorders did)
+        as the ROS 1 tf package's tf/tfMessage, as pre-tf2 recorders did;
+        several_connections: one connection record per topic and callerid,
+        as rosbag record writes them, and a second latched /tf_static
+        publisher)
       ACTIVE_COPY: also copy the file as it stood before close (index_pos
       still 0, no index: what a crash leaves as .bag.active)
   rosbag_peer.py dump BAG
@@ -50,14 +54,43 @@ def conn(callerid, latching=False, msg=None, typ=None):
     return h
 
 
+class ConnectionPerCallerid:
+    """Writes through rosbag.Bag.write, one connection per (topic, callerid).
+
+    rosbag record (the C++ rosbag::Bag) opens a connection for every distinct
+    connection header, so a topic with two publishers has two connection
+    records; python's Bag.write keeps one connection per topic and ignores
+    later headers. Swapping the library's per-topic entry before each write
+    makes it write a connection record (and per-connection index records)
+    for each publisher, as the recorder does.
+    """
+
+    def __init__(self, bag):
+        self.bag = bag
+        self.known = {}
+
+    def write(self, topic, msg, t, connection_header):
+        key = (topic, connection_header["callerid"])
+        if key in self.known:
+            self.bag._topic_connections[topic] = self.known[key]
+        else:
+            self.bag._topic_connections.pop(topic, None)
+        self.bag.write(topic, msg, t, connection_header=connection_header)
+        self.known[key] = self.bag._topic_connections[topic]
+
+
 def write(out, compression, scenario, active_copy=None):
     bag = rosbag.Bag(out, "w", compression=compression, chunk_threshold=8 * 1024)
     try:
+        writer = ConnectionPerCallerid(bag) if scenario == "several_connections" else bag
         t0 = genpy.Time(SIM0)
         # Latched static transforms, one publisher, written first (as
         # rosbag record writes what a latched publisher sends on connect).
         st = TFMessage(transforms=[tf("/base_link", "laser", t0), tf("base_link", "imu", t0)])
-        bag.write("/tf_static", st, genpy.Time(SYSTEM), connection_header=conn("/robot_state_publisher", True, st))
+        writer.write("/tf_static", st, genpy.Time(SYSTEM), connection_header=conn("/robot_state_publisher", True, st))
+        if scenario == "several_connections":
+            st = TFMessage(transforms=[tf("base_link", "camera", t0)])
+            writer.write("/tf_static", st, genpy.Time(SYSTEM, 1000), connection_header=conn("/camera_static_tf", True, st))
         for i in range(4 if scenario == "tiny" else 400):  # 40 s at 10 Hz of sim time (tiny: fuzz seeds)
             sim = genpy.Time(SIM0) + genpy.Duration(0, i * 100_000_000)
             rec = genpy.Time(SYSTEM) + genpy.Duration(0, i * 100_000_000)  # record time: wall clock
@@ -67,10 +100,10 @@ def write(out, compression, scenario, active_copy=None):
             # tf/tfMessage has tf2_msgs/TFMessage's definition and md5sum.
             tftype = "tf/tfMessage" if scenario == "legacy_tf" else None
             m = TFMessage(transforms=[tf("odom", "base_link", sim, 0.01 * i)])
-            bag.write("/tf", m, rec, connection_header=conn("/robot_base", msg=m, typ=tftype))
+            writer.write("/tf", m, rec, connection_header=conn("/robot_base", msg=m, typ=tftype))
             if i % 2 == 0:
                 m = TFMessage(transforms=[tf("/map", "odom", sim)])
-                bag.write("/tf", m, rec, connection_header=conn("/amcl", msg=m, typ=tftype))
+                writer.write("/tf", m, rec, connection_header=conn("/amcl", msg=m, typ=tftype))
             s = LaserScan()
             s.header.seq = i
             s.header.frame_id = "laser"
@@ -129,6 +162,10 @@ def fields(msg):
     return None
 
 
+def text(v):
+    return v.decode() if isinstance(v, bytes) else v
+
+
 def dump(path):
     counts = {}
     with rosbag.Bag(path) as bag:
@@ -140,6 +177,7 @@ def dump(path):
                 "topic": topic,
                 "time": t.to_nsec(),
                 "callerid": conn_header.get("callerid", b"").decode() if isinstance(conn_header.get("callerid", b""), bytes) else conn_header.get("callerid", ""),
+                "latching": text(conn_header.get("latching", "")) == "1",
                 "sha256": hashlib.sha256(data).hexdigest(),
                 "stamps": stamps(msg),
                 "type": raw[0],
