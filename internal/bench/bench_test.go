@@ -17,6 +17,7 @@ import (
 	"github.com/bagclock/bagclock/analysis"
 	"github.com/bagclock/bagclock/bagread"
 	"github.com/bagclock/bagclock/cdr"
+	"github.com/bagclock/bagclock/ros1msg"
 	"github.com/foxglove/mcap/go/mcap"
 	"github.com/klauspost/compress/zstd"
 	_ "github.com/mattn/go-sqlite3"
@@ -70,7 +71,8 @@ func largeBags(b testing.TB) []Bag {
 }
 
 // readDecoded reads the analysis topics through bagread in record order
-// and decodes what analyze needs (scan headers, transforms, clocks),
+// and decodes what analyze needs (scan headers, transforms, clocks; CDR
+// or ROS 1),
 // opening the bag as analyze does. It returns messages read, decode
 // failures and payload bytes.
 func readDecoded(path string) (msgs, bad int, payload int64, err error) {
@@ -82,8 +84,10 @@ func readDecoded(path string) (msgs, bad int, payload int64, err error) {
 	it := bag.Messages(bagread.ReadOptions{Topics: Topics, Order: bagread.RecordOrder})
 	defer it.Close()
 	var (
-		sh cdr.ScanHeader
-		tf cdr.TFMessage
+		sh  cdr.ScanHeader
+		tf  cdr.TFMessage
+		sh1 ros1msg.ScanHeader
+		tf1 ros1msg.TFMessage
 	)
 	for it.Next() {
 		m := it.Message()
@@ -101,6 +105,12 @@ func readDecoded(path string) (msgs, bad int, payload int64, err error) {
 			_, derr = cdr.DecodeTFMessageInto(&tf, m.Data)
 		case cdr.TypeClock:
 			_, derr = cdr.DecodeClock(m.Data)
+		case ros1msg.TypeLaserScan:
+			derr = ros1msg.DecodeLaserScanHeaderInto(&sh1, m.Data)
+		case ros1msg.TypeTFMessage:
+			_, derr = ros1msg.DecodeTFMessageInto(&tf1, m.Data)
+		case ros1msg.TypeClock:
+			_, _, derr = ros1msg.DecodeClock(m.Data)
 		}
 		if derr != nil {
 			bad++

@@ -13,6 +13,11 @@
         publisher)
       ACTIVE_COPY: also copy the file as it stood before close (index_pos
       still 0, no index: what a crash leaves as .bag.active)
+  rosbag_peer.py large OUT COMPRESSION SECONDS
+      the benchmark bag: SECONDS of 20 Hz scans of 1080 ranges and 1080
+      intensities from /hokuyo_node, 100 Hz /tf, 100 Hz /clock and a latched
+      /tf_static (600 s: about 117 MB uncompressed), rosbag's default chunk
+      threshold (768 KiB)
   rosbag_peer.py dump BAG
       one JSON line per message in file order: topic, record time (ns),
       callerid, latching, sha256 of the serialized bytes, and the header
@@ -134,6 +139,37 @@ def write(out, compression, scenario, active_copy=None):
         bag.close()
 
 
+def large(out, compression, seconds):
+    bag = rosbag.Bag(out, "w", compression=compression)
+    try:
+        t0 = genpy.Time(SIM0)
+        st = TFMessage(transforms=[tf("base_link", "laser", t0)])
+        bag.write("/tf_static", st, genpy.Time(SYSTEM), connection_header=conn("/robot_state_publisher", True, st))
+        s = LaserScan()
+        s.header.frame_id = "laser"
+        s.angle_min, s.angle_max, s.angle_increment = -2.35, 2.35, 0.0043
+        s.time_increment, s.scan_time = 0.00004, 0.05
+        s.range_min, s.range_max = 0.1, 30.0
+        s.ranges = [1.0 + 0.001 * k for k in range(1080)]
+        s.intensities = [float(k % 100) for k in range(1080)]
+        m = TFMessage(transforms=[tf("odom", "base_link", t0)])
+        c = Clock()
+        for i in range(int(seconds) * 100):  # 10 ms steps
+            sim = genpy.Time(SIM0) + genpy.Duration(0, i * 10_000_000)
+            rec = genpy.Time(SYSTEM) + genpy.Duration(0, i * 10_000_000)
+            c.clock = sim
+            bag.write("/clock", c, rec, connection_header=conn("/play", msg=c))
+            m.transforms[0].header.stamp = sim
+            m.transforms[0].transform.translation.x = 0.001 * i
+            bag.write("/tf", m, rec + genpy.Duration(0, 1000), connection_header=conn("/robot_base", msg=m))
+            if i % 5 == 0:
+                s.header.seq = i // 5
+                s.header.stamp = sim - genpy.Duration(0, 5_000_000)
+                bag.write("/scan", s, rec + genpy.Duration(0, 2000), connection_header=conn("/hokuyo_node", msg=s))
+    finally:
+        bag.close()
+
+
 def stamps(msg):
     if hasattr(msg, "transforms"):
         return [[t.header.stamp.to_nsec(), t.header.frame_id, t.child_frame_id] for t in msg.transforms]
@@ -194,7 +230,9 @@ def dump(path):
 if __name__ == "__main__":
     if sys.argv[1] == "write":
         write(sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5] if len(sys.argv) > 5 else None)
+    elif sys.argv[1] == "large":
+        large(sys.argv[2], sys.argv[3], sys.argv[4])
     elif sys.argv[1] == "dump":
         dump(sys.argv[2])
     else:
-        sys.exit("usage: rosbag_peer.py write OUT COMPRESSION SCENARIO [ACTIVE_COPY] | dump BAG")
+        sys.exit("usage: rosbag_peer.py write OUT COMPRESSION SCENARIO [ACTIVE_COPY] | large OUT COMPRESSION SECONDS | dump BAG")
