@@ -19,10 +19,12 @@ type ros1Stream struct {
 	cur   *ros1Chunk
 	// pending error messages of a chunk that could not be read: one per
 	// message its chunk info counts (conn, left).
-	pendConn  []ros1ChunkConn
-	pendErr   error
-	lastConn  uint32
-	lastC     *ros1Conn
+	pendConn []ros1ChunkConn
+	pendErr  error
+	lastConn uint32
+	lastC    *ros1Conn
+	// ahead reads the next chunks on other goroutines; nil reads them here.
+	ahead     *ros1Ahead
 	msg       rawMessage
 	probs     []Problem
 	delivered uint64
@@ -36,6 +38,13 @@ func (h *ros1Handle) open(fileIndex int, sel selection, order Order) (stream, er
 		p.FileIndex = fileIndex
 		s.probs = append(s.probs, p)
 	}
+	var load []int
+	for i := range h.chunks {
+		if s.wanted(&h.chunks[i]) {
+			load = append(load, i)
+		}
+	}
+	s.ahead = newROS1Ahead(h, load)
 	return s, nil
 }
 
@@ -92,26 +101,41 @@ func (s *ros1Stream) loadChunk() {
 		s.pendConn = append(s.pendConn[:0], s.cur.conns...)
 		s.pendErr = err
 	}
-	a, err := s.rf.at(s.cur.pos)
-	if err != nil {
-		fail(fmt.Errorf("chunk record: %w", err))
-		return
+	var buf []byte
+	var err error
+	ok := false
+	if s.ahead != nil {
+		buf, err, ok = s.ahead.take(s.chunk - 1)
 	}
-	if a.rec.op != ros1OpChunk || !a.rec.hasSize {
-		fail(fmt.Errorf("the index points at a record of op 0x%02x, not a chunk", a.rec.op))
-		return
+	if !ok {
+		buf, err = readROS1Chunk(&s.rf, &s.dec, s.cur.pos)
 	}
-	src, err := s.rf.data(a)
 	if err != nil {
-		fail(fmt.Errorf("chunk data: %w", err))
-		return
-	}
-	buf, err := s.dec.decompress(a.rec.compression, src, a.rec.size)
-	if err != nil {
-		fail(fmt.Errorf("chunk: %w", err))
+		fail(err)
 		return
 	}
 	s.buf, s.p = buf, 0
+}
+
+// readROS1Chunk reads and decompresses the chunk record at pos into rf's
+// and dec's buffers.
+func readROS1Chunk(rf *ros1File, dec *ros1Decompressor, pos int64) ([]byte, error) {
+	a, err := rf.at(pos)
+	if err != nil {
+		return nil, fmt.Errorf("chunk record: %w", err)
+	}
+	if a.rec.op != ros1OpChunk || !a.rec.hasSize {
+		return nil, fmt.Errorf("the index points at a record of op 0x%02x, not a chunk", a.rec.op)
+	}
+	src, err := rf.data(a)
+	if err != nil {
+		return nil, fmt.Errorf("chunk data: %w", err)
+	}
+	buf, err := dec.decompress(a.rec.compression, src, a.rec.size)
+	if err != nil {
+		return nil, fmt.Errorf("chunk: %w", err)
+	}
+	return buf, nil
 }
 
 // nextInChunk yields the next selected message of the current chunk;
@@ -153,6 +177,10 @@ func (s *ros1Stream) message() *rawMessage { return &s.msg }
 func (s *ros1Stream) err() error           { return nil }
 func (s *ros1Stream) problems() []Problem  { return s.probs }
 func (s *ros1Stream) close() error {
+	if s.ahead != nil {
+		s.ahead.close()
+		s.ahead = nil
+	}
 	s.dec.cd.close()
 	return nil
 }
