@@ -1,6 +1,8 @@
 package ros1msg
 
 import (
+	"encoding/binary"
+	"math"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -142,6 +144,52 @@ func DecodeTFMessageInto(dst *TFMessage, data []byte) (Info, error) {
 }
 
 func (c *cursor) transformStamped(t *TransformStamped) error {
+	if c.transformStampedFast(t) {
+		return nil
+	}
+	return c.transformStampedChecked(t)
+}
+
+// transformStampedFast reads a TransformStamped whose bytes are all there
+// with one bounds check per string instead of one call per field: tf is
+// most of a bag's messages. It reads exactly what transformStampedChecked
+// does (FuzzTransformStampedFast holds them equal); false leaves c and t
+// alone, and the checked path then finds and reports the problem.
+func (c *cursor) transformStampedFast(t *TransformStamped) bool {
+	b := c.b[c.pos:]
+	if len(b) < 16 {
+		return false
+	}
+	fl := uint64(binary.LittleEndian.Uint32(b[12:]))
+	if fl+4 > uint64(len(b)-16) {
+		return false
+	}
+	p := 16 + int(fl)
+	cl := uint64(binary.LittleEndian.Uint32(b[p:]))
+	if cl+56 > uint64(len(b)-p-4) {
+		return false
+	}
+	q := p + 4 + int(cl)
+	t.Header.Seq = binary.LittleEndian.Uint32(b)
+	t.Header.Stamp = Time{Sec: binary.LittleEndian.Uint32(b[4:]), Nsec: binary.LittleEndian.Uint32(b[8:])}
+	if raw := b[16:p]; string(raw) != t.Header.FrameID {
+		t.Header.FrameID = string(raw)
+	}
+	if raw := b[p+4 : q]; string(raw) != t.ChildFrameID {
+		t.ChildFrameID = string(raw)
+	}
+	f := func(i int) float64 { return math.Float64frombits(binary.LittleEndian.Uint64(b[q+8*i:])) }
+	t.Transform = Transform{
+		Translation: Vector3{X: f(0), Y: f(1), Z: f(2)},
+		Rotation:    Quaternion{X: f(3), Y: f(4), Z: f(5), W: f(6)},
+	}
+	c.pos += q + 56
+	return true
+}
+
+// transformStampedChecked reads a TransformStamped field by field, naming
+// the field that does not fit.
+func (c *cursor) transformStampedChecked(t *TransformStamped) error {
 	if err := c.header(&t.Header); err != nil {
 		return err
 	}

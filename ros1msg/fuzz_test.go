@@ -50,6 +50,36 @@ func FuzzDecodeTFMessage(f *testing.F) {
 	})
 }
 
+// FuzzTransformStampedFast: the fast path reads exactly what the checked
+// path reads (fields and bytes used) whenever it answers, and declines
+// only inputs the checked path rejects.
+func FuzzTransformStampedFast(f *testing.F) {
+	b := AppendTFMessage(nil, sampleTF())[4:]
+	f.Add(b, "")
+	f.Add(b[:len(b)-1], "odom")
+	f.Add(b[:20], "")
+	f.Fuzz(func(t *testing.T, data []byte, oldFrame string) {
+		fast := TransformStamped{Header: Header{FrameID: oldFrame}}
+		checked := fast
+		cf := cursor{b: data, typ: TypeTFMessage}
+		cc := cf
+		ok := cf.transformStampedFast(&fast)
+		err := cc.transformStampedChecked(&checked)
+		if !ok {
+			if err == nil {
+				t.Fatalf("fast path declined what the checked path reads")
+			}
+			return
+		}
+		if err != nil {
+			t.Fatalf("fast path read what the checked path rejects: %v", err)
+		}
+		if cf.pos != cc.pos || eqNaN(TFMessage{Transforms: []TransformStamped{fast}}) != eqNaN(TFMessage{Transforms: []TransformStamped{checked}}) {
+			t.Fatalf("fast %+v at %d, checked %+v at %d", fast, cf.pos, checked, cc.pos)
+		}
+	})
+}
+
 // eqNaN makes NaN payloads comparable by re-encoding.
 func eqNaN(m TFMessage) string { return string(AppendTFMessage(nil, &m)) }
 
