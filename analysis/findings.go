@@ -12,12 +12,12 @@ import (
 // zero stamps), of the jumps, and those each check emits from its own
 // results (tf tree, clock steps, stuck-zero topics, wall timers, ages,
 // skew table). Each emitter reads its own part of the report only.
-func (a *analyzer) collectFindings() []finding.Finding {
-	r := &a.rep
+func collectFindings(r *Report) []finding.Finding {
+	d := decider{r}
 	var fs []finding.Finding
-	fs = append(fs, a.rowFindings()...)
+	fs = append(fs, d.rowFindings()...)
 	fs = append(fs, jumpFindings(r)...)
-	fs = append(fs, zeroStampFindings(r, a.pairs)...)
+	fs = append(fs, zeroStampFindings(r, d.pairs())...)
 	fs = append(fs, skewTableFindings(r.Skew)...)
 	fs = append(fs, aheadFindings(r.Ages)...)
 	fs = append(fs, tfTreeFindings(r.TFFindings)...)
@@ -37,9 +37,9 @@ func (a *analyzer) collectFindings() []finding.Finding {
 }
 
 // pairSubjects names a pair's topic and its two frames.
-func pairSubjects(p *pairStats) finding.Subjects {
-	s := finding.Subjects{Topics: []string{p.topic}}
-	for _, f := range []string{p.frame, strings.TrimPrefix(p.target, "/")} {
+func pairSubjects(p *PairSummary) finding.Subjects {
+	s := finding.Subjects{Topics: []string{p.Topic}}
+	for _, f := range []string{p.FrameID, strings.TrimPrefix(p.TargetFrame, "/")} {
 		if f != "" && !contains(s.Frames, f) {
 			s.Frames = append(s.Frames, f)
 		}
@@ -52,79 +52,78 @@ func pairSubjects(p *pairStats) finding.Subjects {
 // never connected to their target, clock families apart (an epoch, or
 // seconds in a tenth of a pair's rows) and a sensor off /clock on a path
 // tf cannot judge.
-func (a *analyzer) rowFindings() []finding.Finding {
+func (d decider) rowFindings() []finding.Finding {
 	var drops, links, mismatch, skew []finding.Finding
-	noTF := len(a.rep.TFTree) == 0
-	_, unlinked := a.missingLinkDrops()
-	for _, p := range a.pairs {
-		ps := a.pairSummary(p)
+	noTF := len(d.rep.TFTree) == 0
+	_, unlinked := d.missingLinkDrops()
+	for _, p := range d.pairs() {
 		n := p.rows()
-		d := 0
-		for k, c := range p.outcomes {
+		dropped := 0
+		for k, c := range p.Filter {
 			if strings.HasPrefix(k, "dropped_") {
-				d += c
+				dropped += c
 			}
 		}
-		d -= p.startupDrops
+		dropped -= p.StartupDrops
 		if noTF {
 			// No transform in the whole bag: every message waits for tf that
 			// was never recorded. The emulated drops describe the recording,
 			// not the robot; only an empty frame_id is a drop whatever tf does.
-			d = p.outcomes["dropped_empty_frame"]
+			dropped = p.Filter["dropped_empty_frame"]
 		}
 		never := false
 		for _, u := range unlinked {
 			never = never || u == p
 		}
 		if never {
-			for k, c := range p.outcomes {
+			for k, c := range p.Filter {
 				if strings.HasPrefix(k, "dropped_") && k != "dropped_empty_frame" {
-					d -= c
+					dropped -= c
 				}
 			}
 		}
-		unit := strings.TrimSuffix(unitOf(p.typ), "s")
-		if d > 0 {
+		unit := strings.TrimSuffix(unitOf(p.Type), "s")
+		if dropped > 0 {
 			f := finding.Finding{Kind: finding.Drop, Check: "rows", Severity: finding.Error,
 				Confidence: finding.Confidence{Level: finding.High,
-					Basis:       fmt.Sprintf("the %s MessageFilter (queue %d) emulated over the recorded tf drops %d of %d", p.preset, p.queue, d, n),
+					Basis:       fmt.Sprintf("the %s MessageFilter (queue %d) emulated over the recorded tf drops %d of %d", p.Consumer, p.QueueSize, dropped, n),
 					Contradicts: "the consumer's own log (/rosout) without these drops, or a consumer with another queue size or tolerance"},
 				Subjects: pairSubjects(p),
-				Numbers: []finding.Number{finding.N("drops", float64(d), "messages"), finding.N("rows", float64(n), "messages"),
-					finding.N("startup_drops", float64(p.startupDrops), "messages")},
-				Sentence: fmt.Sprintf("%s → %s: %s dropped by the emulated %s filter (%s).", p.topic, p.target, plural(d, unit), p.preset, countsText(p.outcomes)),
+				Numbers: []finding.Number{finding.N("drops", float64(dropped), "messages"), finding.N("rows", float64(n), "messages"),
+					finding.N("startup_drops", float64(p.StartupDrops), "messages")},
+				Sentence: fmt.Sprintf("%s → %s: %s dropped by the emulated %s filter (%s).", p.Topic, p.TargetFrame, plural(dropped, unit), p.Consumer, countsText(p.Filter)),
 			}
-			if ps.Stalest != "" {
-				f.Subjects.Links = []string{ps.Stalest}
+			if p.Stalest != "" {
+				f.Subjects.Links = []string{p.Stalest}
 			}
 			drops = append(drops, f)
 		}
 		if never {
 			links = append(links, finding.Finding{Kind: finding.MissingLink, Check: "missinglink", Severity: finding.Error,
 				Confidence: finding.Confidence{Level: finding.High,
-					Basis:       fmt.Sprintf("no chain of recorded transforms joins '%s' to '%s' at any time in the bag", p.frame, strings.TrimPrefix(p.target, "/")),
+					Basis:       fmt.Sprintf("no chain of recorded transforms joins '%s' to '%s' at any time in the bag", p.FrameID, strings.TrimPrefix(p.TargetFrame, "/")),
 					Contradicts: "the link on the robot (ros2 run tf2_tools view_frames): then it was only missing from the recording (a latched /tf_static published before the recorder started)"},
 				Subjects: pairSubjects(p),
 				Numbers:  []finding.Number{finding.N("rows", float64(n), "messages")},
-				Sentence: a.missingLinkSentence(p),
+				Sentence: d.missingLinkSentence(p),
 			})
 		}
 		for _, c := range []Class{LaserOnSystemClock, TFOnSystemClock} {
-			k := p.classes[c]
+			k := p.Classes[string(c)]
 			if k == 0 {
 				continue
 			}
 			f := finding.Finding{Kind: finding.ClockMismatch, Detail: string(c), Check: "rows", Severity: finding.Error,
 				Confidence: finding.Confidence{Level: finding.High,
-					Basis:       fmt.Sprintf("%d of %d messages are ~1.79e9 s from the latest transform on their path (median %s): one side on system time, the other on sim time", k, n, fmtS(ps.MedianDiffS)),
+					Basis:       fmt.Sprintf("%d of %d messages are ~1.79e9 s from the latest transform on their path (median %s): one side on system time, the other on sim time", k, n, fmtS(p.MedianDiffS)),
 					Contradicts: "stamps and transforms within seconds of each other"},
 				Subjects: pairSubjects(p),
 				Numbers: []finding.Number{finding.N("rows_of_class", float64(k), "messages"), finding.N("rows", float64(n), "messages"),
-					finding.N("median_diff", ps.MedianDiffS, "s")},
-				Sentence: fmt.Sprintf("%s → %s: %d of %d %s are %s (median %s stamp − latest tf %s).", p.topic, p.target, k, n, unitOf(p.typ), c, unit, fmtS(ps.MedianDiffS)),
+					finding.N("median_diff", p.MedianDiffS, "s")},
+				Sentence: fmt.Sprintf("%s → %s: %d of %d %s are %s (median %s stamp − latest tf %s).", p.Topic, p.TargetFrame, k, n, unitOf(p.Type), c, unit, fmtS(p.MedianDiffS)),
 			}
-			if ps.Stalest != "" {
-				f.Subjects.Links = []string{ps.Stalest}
+			if p.Stalest != "" {
+				f.Subjects.Links = []string{p.Stalest}
 			}
 			mismatch = append(mismatch, f)
 		}
@@ -132,19 +131,19 @@ func (a *analyzer) rowFindings() []finding.Finding {
 		// skew only when they describe a tenth of a pair's rows, as for the
 		// headline: a few rows a second or two ahead of a link that paused
 		// (AMCL between updates) are lag, not two clocks.
-		if k := p.classes[ClockSkew]; k > 0 && 10*k >= n {
-			basis := fmt.Sprintf("%d of %d messages are seconds from the latest transform on one clock family (median %s)", k, n, fmtS(ps.MedianDiffS))
+		if k := p.Classes[string(ClockSkew)]; k > 0 && 10*k >= n {
+			basis := fmt.Sprintf("%d of %d messages are seconds from the latest transform on one clock family (median %s)", k, n, fmtS(p.MedianDiffS))
 			nums := []finding.Number{finding.N("rows_of_class", float64(k), "messages"), finding.N("rows", float64(n), "messages"),
-				finding.N("median_diff", ps.MedianDiffS, "s")}
+				finding.N("median_diff", p.MedianDiffS, "s")}
 			for _, kind := range []finding.Kind{finding.ClockMismatch, finding.Skew} {
 				f := finding.Finding{Kind: kind, Detail: string(ClockSkew), Check: "rows", Severity: finding.Error,
 					Confidence: finding.Confidence{Level: finding.Medium, Basis: basis,
 						Contradicts: "a tf publisher that paused for that long (the offset would then vary, not stay)"},
 					Subjects: pairSubjects(p), Numbers: nums,
-					Sentence: fmt.Sprintf("%s → %s: %s apart from tf on the same clock family in %d of %d %s.", p.topic, p.target, fmtS(ps.MedianDiffS), k, n, unitOf(p.typ)),
+					Sentence: fmt.Sprintf("%s → %s: %s apart from tf on the same clock family in %d of %d %s.", p.Topic, p.TargetFrame, fmtS(p.MedianDiffS), k, n, unitOf(p.Type)),
 				}
-				if ps.Stalest != "" {
-					f.Subjects.Links = []string{ps.Stalest}
+				if p.Stalest != "" {
+					f.Subjects.Links = []string{p.Stalest}
 				}
 				if kind == finding.ClockMismatch {
 					mismatch = append(mismatch, f)
@@ -154,15 +153,15 @@ func (a *analyzer) rowFindings() []finding.Finding {
 			}
 		}
 	}
-	if p, c := a.offClockPair(); p != nil {
-		lag := a.offClockTopics()[p.topic]
+	if p, c := d.offClockPair(); p != nil {
+		lag := d.offClockTopics()[p.Topic]
 		mismatch = append(mismatch, finding.Finding{Kind: finding.ClockMismatch, Detail: VerdictSensorOnSystemClock, Check: "offclock", Severity: finding.Error,
 			Confidence: finding.Confidence{Level: finding.High,
-				Basis:       fmt.Sprintf("%s's stamps follow record time (system time, %s behind it) while /clock runs sim time; its path to '%s' is %s, so the rows cannot show it", p.topic, fmtS(lag), strings.TrimPrefix(p.target, "/"), c),
+				Basis:       fmt.Sprintf("%s's stamps follow record time (system time, %s behind it) while /clock runs sim time; its path to '%s' is %s, so the rows cannot show it", p.Topic, fmtS(lag), strings.TrimPrefix(p.TargetFrame, "/"), c),
 				Contradicts: "a /clock that follows system time"},
 			Subjects: pairSubjects(p),
 			Numbers:  []finding.Number{finding.N("record_time_minus_stamp", lag, "s"), finding.N("rows", float64(p.rows()), "messages")},
-			Sentence: fmt.Sprintf("%s is stamped with system time while /clock runs sim time.", p.topic),
+			Sentence: fmt.Sprintf("%s is stamped with system time while /clock runs sim time.", p.Topic),
 		})
 	}
 	out := append(drops, links...)
@@ -210,7 +209,7 @@ func jumpFindings(r *Report) []finding.Finding {
 
 // zeroStampFindings: one finding for the messages stamped 0, naming the
 // topics that have them.
-func zeroStampFindings(r *Report, pairs []*pairStats) []finding.Finding {
+func zeroStampFindings(r *Report, pairs []*PairSummary) []finding.Finding {
 	z := r.ZeroStamp
 	if z.Count == 0 {
 		return nil
@@ -222,8 +221,8 @@ func zeroStampFindings(r *Report, pairs []*pairStats) []finding.Finding {
 		Sentence: fmt.Sprintf("%s stamped 0: tf2 pairs them with the latest transform.", plural(z.Count, "message")),
 	}
 	for _, p := range pairs {
-		if p.classes[ZeroStamp] > 0 && !contains(f.Subjects.Topics, p.topic) {
-			f.Subjects.Topics = append(f.Subjects.Topics, p.topic)
+		if p.Classes[string(ZeroStamp)] > 0 && !contains(f.Subjects.Topics, p.Topic) {
+			f.Subjects.Topics = append(f.Subjects.Topics, p.Topic)
 		}
 	}
 	return []finding.Finding{f}

@@ -43,11 +43,22 @@ func (a *analyzer) finish() *Report {
 	}
 	sort.Slice(r.Skipped, func(i, j int) bool { return r.Skipped[i].Topic < r.Skipped[j].Topic })
 	r.Topics = a.topicSummaries()
-	r.Findings = a.collectFindings()
+	r.Pass = a.passFacts()
+	r.Findings = collectFindings(r)
 	s.Findings = finding.Categories(r.Findings)
-	r.Verdict = a.verdict()
+	r.Verdict = decide(r)
 	s.Verdict = r.Verdict.Sentence
 	return r
+}
+
+// passFacts are the facts of the pass the verdict reads beyond the
+// report's other fields.
+func (a *analyzer) passFacts() PassFacts {
+	f := PassFacts{StartNS: a.startNS, HasClock: a.hasClock}
+	if c := a.clock; c != nil {
+		f.ClockSeen, f.ClockFirstNS, f.ClockLastNS = c.seen, c.firstNS, c.lastNS
+	}
+	return f
 }
 
 // topicSummaries lists the topics read (roles, analysed) and those left

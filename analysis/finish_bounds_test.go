@@ -77,7 +77,7 @@ func TestFindingsBoundary(t *testing.T) {
 	} {
 		a := &analyzer{}
 		tc.prep(a)
-		fs := a.collectFindings()
+		fs := collectFindings(reportOf(a))
 		if got := finding.Categories(fs); !reflect.DeepEqual(got, tc.want) {
 			t.Errorf("%s: findings %q, want %q", tc.name, got, tc.want)
 		}
@@ -109,7 +109,7 @@ func TestSkewPairsBoundary(t *testing.T) {
 		if got := a.skewPairs(); got != tc.want {
 			t.Errorf("%s: skewPairs = %v, want %v", tc.name, got, tc.want)
 		}
-		if got := has(finding.Categories(a.collectFindings()), "skew"); got != tc.want {
+		if got := has(finding.Categories(collectFindings(reportOf(a))), "skew"); got != tc.want {
 			t.Errorf("%s: skew finding %v, want %v", tc.name, got, tc.want)
 		}
 	}

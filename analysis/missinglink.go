@@ -21,27 +21,22 @@ const VerdictMissingLink = "missing_link"
 // neverConnected reports whether a pair's frame is never connected to its
 // target in the bag's tf (while the target is in the tree): its messages
 // cannot be transformed at any time, whatever the clocks.
-func (a *analyzer) neverConnected(p *pairStats) bool {
-	if p.pathSeen || p.frame == "" || !a.hasTF() || !a.treeHas(p.target) {
+func (d decider) neverConnected(p *PairSummary) bool {
+	if p.PathSeen || p.FrameID == "" || !d.hasTF() || !d.treeHas(p.TargetFrame) {
 		return false
 	}
-	ts := a.topics.find(p.topic)
-	if ts == nil || ts.tf == nil {
-		return false
-	}
-	_, err := ts.tf.buf.AppendPath(nil, strings.TrimPrefix(p.target, "/"), strings.TrimPrefix(p.frame, "/"))
-	return err != nil
+	return !p.FrameConnectedAtEnd
 }
 
 // missingLinkDrops counts the emulated drops of never-connected pairs:
 // they are the missing-link finding, not the drop finding.
-func (a *analyzer) missingLinkDrops() (drops int, pairs []*pairStats) {
-	for _, p := range a.pairs {
-		if !a.neverConnected(p) {
+func (d decider) missingLinkDrops() (drops int, pairs []*PairSummary) {
+	for _, p := range d.pairs() {
+		if !d.neverConnected(p) {
 			continue
 		}
 		pairs = append(pairs, p)
-		for k, n := range p.outcomes {
+		for k, n := range p.Filter {
 			if strings.HasPrefix(k, "dropped_") && k != "dropped_empty_frame" {
 				drops += n
 			}
@@ -52,35 +47,30 @@ func (a *analyzer) missingLinkDrops() (drops int, pairs []*pairStats) {
 
 // missingLinkSentence words a frame that is in the tree but never connected
 // to the target: the two subtrees and what joins them.
-func (a *analyzer) missingLinkSentence(p *pairStats) string {
-	frame, target := strings.TrimPrefix(p.frame, "/"), strings.TrimPrefix(p.target, "/")
+func (d decider) missingLinkSentence(p *PairSummary) string {
+	frame, target := strings.TrimPrefix(p.FrameID, "/"), strings.TrimPrefix(p.TargetFrame, "/")
 	where := ""
-	if ts := a.topics.find(p.topic); ts != nil && ts.tf != nil {
-		switch fr, ok := ts.tf.root(frame); {
-		case ok && fr != frame:
-			where = fmt.Sprintf(" ('%s' hangs under '%s', in a tree without '%s')", frame, fr, target)
-		case ok:
-			where = fmt.Sprintf(" ('%s' is the root of a tree without '%s')", frame, target)
-		}
+	switch fr := p.FrameRoot; {
+	case fr != "" && fr != frame:
+		where = fmt.Sprintf(" ('%s' hangs under '%s', in a tree without '%s')", frame, fr, target)
+	case fr != "":
+		where = fmt.Sprintf(" ('%s' is the root of a tree without '%s')", frame, target)
 	}
-	n := 0
-	for _, k := range p.classes {
-		n += k
-	}
+	n := p.rows()
 	return fmt.Sprintf("Frame '%s' is never connected to '%s' in this bag's tf%s: a missing static transform or URDF link, not a clock problem; a consumer with fixed frame '%s' drops every one of %s's %s. Publish the link (robot_state_publisher with the full URDF, or a static_transform_publisher) and record /tf_static from the start.",
-		frame, target, where, target, p.topic, plural(n, strings.TrimSuffix(unitOf(p.typ), "s")))
+		frame, target, where, target, p.Topic, plural(n, strings.TrimSuffix(unitOf(p.Type), "s")))
 }
 
 // missingLinkEvidence names never-connected pairs that do not lead the
 // verdict, one line each (at most three).
-func (a *analyzer) missingLinkEvidence(v *Verdict, lead *pairStats) {
-	_, pairs := a.missingLinkDrops()
+func (d decider) missingLinkEvidence(v *Verdict, lead *PairSummary) {
+	_, pairs := d.missingLinkDrops()
 	k := 0
 	for _, p := range pairs {
 		if p == lead || k == 3 {
 			continue
 		}
 		k++
-		v.Evidence = append(v.Evidence, a.missingLinkSentence(p))
+		v.Evidence = append(v.Evidence, d.missingLinkSentence(p))
 	}
 }

@@ -53,7 +53,8 @@ func TestMissingLinkEvidenceBoundary(t *testing.T) {
 	} {
 		a := missingLinkAnalyzer(t, tc.pairs, 7)
 		var v Verdict
-		a.missingLinkEvidence(&v, a.pairs[0])
+		d := deciderOf(a)
+		d.missingLinkEvidence(&v, d.pairs()[0])
 		if len(v.Evidence) != len(tc.want) {
 			t.Fatalf("%d pairs: %d evidence lines, want %d: %q", tc.pairs, len(v.Evidence), len(tc.want), v.Evidence)
 		}
@@ -74,8 +75,9 @@ func TestMissingLinkDropsCount(t *testing.T) {
 	a.pairs[1].outcomes["dropped_empty_frame"] = 100
 	a.pairs[1].outcomes["passed"] = 1000
 	a.pairs[2].pathSeen = true
-	drops, pairs := a.missingLinkDrops()
-	if drops != 8 || len(pairs) != 2 || pairs[0] != a.pairs[0] || pairs[1] != a.pairs[1] {
+	d := deciderOf(a)
+	drops, pairs := d.missingLinkDrops()
+	if drops != 8 || len(pairs) != 2 || pairs[0] != &d.rep.Pairs[0] || pairs[1] != &d.rep.Pairs[1] {
 		t.Errorf("missingLinkDrops = %d, %d pairs; want 8 drops of /scan1 and /scan2", drops, len(pairs))
 	}
 }

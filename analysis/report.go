@@ -314,6 +314,23 @@ type Report struct {
 	Ages                []TopicAge           `json:"ages"`
 	// Sync is every emulated message_filters synchronizer (synccheck.go).
 	Sync []SyncSummary `json:"sync"`
+	// Pass is what the verdict needs of the pass beyond the fields above.
+	Pass PassFacts `json:"-"`
+}
+
+// PassFacts are facts of the pass the verdict rules read that the JSON
+// contract does not carry (the report's other fields say them in other
+// words, or not at all).
+type PassFacts struct {
+	// StartNS is the record time the bag starts at: the metadata's, or the
+	// first message's when the metadata has none.
+	StartNS int64
+	// HasClock: /clock holds messages.
+	HasClock bool
+	// ClockSeen: a /clock value was decoded; ClockFirstNS and ClockLastNS
+	// are the first and the last.
+	ClockSeen                 bool
+	ClockFirstNS, ClockLastNS int64
 }
 
 // Topic roles in TopicSummary.Role.
@@ -368,6 +385,28 @@ type PairSummary struct {
 	// after a /clock jump back (simulator reset, looping bag): tf2 cleared
 	// its buffer and the tree refills, a start-up again.
 	ResetDrops int `json:"reset_drops"`
+
+	// What the verdict needs of the pass and the JSON contract leaves out.
+
+	// QueueSize is the emulated filter's queue.
+	QueueSize int `json:"-"`
+	// PathSeen: a row of this pair found a path to the target, so rows and
+	// drops before it are start-up effects.
+	PathSeen bool `json:"-"`
+	// StartupRows counts rows without a path before the first path, or in
+	// the refill after a /clock jump back; 0 when no path was ever seen.
+	StartupRows int `json:"-"`
+	// DiffRows counts rows with a dynamic link, those MedianDiffS is over.
+	DiffRows int `json:"-"`
+	// ConnectedAtEnd: the topic's tf tree joins FrameID, as the rows looked
+	// it up, to the target once the whole bag is read.
+	ConnectedAtEnd bool `json:"-"`
+	// FrameConnectedAtEnd is ConnectedAtEnd for FrameID without a leading
+	// '/', the frame the verdict names (they differ for "//laser").
+	FrameConnectedAtEnd bool `json:"-"`
+	// FrameRoot is the root of that frame's tree in the topic's tf at the
+	// end of the bag ("" when no transform names the frame).
+	FrameRoot string `json:"-"`
 }
 
 // Counts are totals; the lists in Report keep at most a bounded number.

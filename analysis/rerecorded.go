@@ -3,6 +3,7 @@ package analysis
 import (
 	"fmt"
 	"math"
+	"strings"
 	"time"
 )
 
@@ -33,10 +34,11 @@ type lagSample struct {
 // set since a shutdown) produces, days to a year.
 func isYearLag(lagS float64) bool { return lagS >= 86400 && lagS <= 366*86400 }
 
-// lagCause decides from the bag's evidence. Publish times equal to record
+// lagCauseOf decides from the bag's evidence: replayer says /rosout or
+// /parameter_events name rosbag2_player. Publish times equal to record
 // time (rosbag2 before Jazzy copies the receive time) tell nothing.
-func (a *analyzer) lagCause(samples []lagSample) lagCause {
-	if a.sawReplayer() {
+func lagCauseOf(replayer bool, samples []lagSample) lagCause {
+	if replayer {
 		return lagReplay
 	}
 	send, lagging := 0, 0
@@ -65,10 +67,10 @@ func (a *analyzer) lagCause(samples []lagSample) lagCause {
 
 // lagSentence words a days-to-a-year lag of what (e.g. "every stamp",
 // "every tf stamp") behind record time, with the dates of stamps and
-// recording, as the cause found.
-func (a *analyzer) lagSentence(what string, lagS float64, cause lagCause) string {
+// recording (the bag starts at record time startNS), as the cause found.
+func lagSentence(startNS int64, what string, lagS float64, cause lagCause) string {
 	day := func(ns int64) string { return time.Unix(0, ns).UTC().Format("2006-01-02 15:04 UTC") }
-	stamped, recorded := day(a.startNS-int64(lagS*1e9)), day(a.startNS)
+	stamped, recorded := day(startNS-int64(lagS*1e9)), day(startNS)
 	d := fmtDur(lagS)
 	switch cause {
 	case lagReplay:
@@ -80,3 +82,21 @@ func (a *analyzer) lagSentence(what string, lagS float64, cause lagCause) string
 	}
 	return fmt.Sprintf("%s lags record time by the same %s: stamped around %s, recorded %s. With no rosbag2_player line in /rosout and no publish times that differ from record time, the bag cannot tell which of two causes it is: a bag re-recorded while `ros2 bag play` ran without --clock (the original recording then starts around %s: check with `ros2 bag info` on it), or every publisher on one machine whose clock is %s behind the recorder's (run `date` on it; chrony/NTP).", what, d, stamped, recorded, stamped, d)
 }
+
+// sawReplayer reports whether /rosout or /parameter_events name
+// rosbag2_player: the recording was made while a bag was replayed.
+func (a *analyzer) sawReplayer() bool {
+	for _, c := range a.checks {
+		if n, ok := c.(*nodeClockCheck); ok {
+			for _, name := range n.order {
+				if isReplayer(name) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// isReplayer reports whether a node name is rosbag2's player.
+func isReplayer(node string) bool { return strings.Contains(node, "rosbag2_player") }

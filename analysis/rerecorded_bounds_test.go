@@ -55,12 +55,12 @@ func TestLagCauseBoundary(t *testing.T) {
 		{"one far from both", []lagSample{pub(1), pub(age / 2)}, lagUnknown},
 	} {
 		a := &analyzer{}
-		if got := a.lagCause(tc.samples); got != tc.want {
+		if got := lagCauseOf(a.sawReplayer(), tc.samples); got != tc.want {
 			t.Errorf("%s: lagCause = %d, want %d", tc.name, got, tc.want)
 		}
 	}
 	a := &analyzer{checks: []check{&nodeClockCheck{order: []string{"/talker", "/rosbag2_player"}}}}
-	if got := a.lagCause([]lagSample{pub(1)}); got != lagReplay {
+	if got := lagCauseOf(a.sawReplayer(), []lagSample{pub(1)}); got != lagReplay {
 		t.Errorf("with rosbag2_player: lagCause = %d, want %d", got, lagReplay)
 	}
 }
@@ -79,7 +79,7 @@ func TestLagSentenceDates(t *testing.T) {
 		{lagMachine, "Every stamp lags record time by the same 30.0 days (stamped around 2026-08-22 14:13 UTC, recorded 2026-09-21 14:13 UTC), and so do the publishers' own send times (publish_time): their machine's clock is 30.0 days behind the recorder's, not a replay; set it (chrony/NTP; a board without a real-time clock boots at the time it last saved)."},
 		{lagUnknown, "Every stamp lags record time by the same 30.0 days: stamped around 2026-08-22 14:13 UTC, recorded 2026-09-21 14:13 UTC. With no rosbag2_player line in /rosout and no publish times that differ from record time, the bag cannot tell which of two causes it is: a bag re-recorded while `ros2 bag play` ran without --clock (the original recording then starts around 2026-08-22 14:13 UTC: check with `ros2 bag info` on it), or every publisher on one machine whose clock is 30.0 days behind the recorder's (run `date` on it; chrony/NTP)."},
 	} {
-		if got := a.lagSentence("Every stamp", lag, tc.cause); got != tc.want {
+		if got := lagSentence(a.startNS, "Every stamp", lag, tc.cause); got != tc.want {
 			t.Errorf("cause %d:\n got %q\nwant %q", tc.cause, got, tc.want)
 		}
 	}

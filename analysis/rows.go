@@ -400,24 +400,7 @@ func (rs *rowsState) finish(a *analyzer) {
 		if !p.pathSeen {
 			p.startupDrops, p.resetDrops = 0, 0 // never connected: not a start-up effect
 		}
-		ps := PairSummary{Topic: p.topic, Type: p.typ, Consumer: p.preset, TargetFrame: p.target, FrameID: p.frame,
-			Classes: map[string]int{}, Filter: map[string]int{}}
-		for k, v := range p.classes {
-			ps.Classes[string(k)] = v
-		}
-		for k, v := range p.outcomes {
-			ps.Filter[k] = v
-		}
-		ps.StartupDrops, ps.ResetDrops = p.startupDrops, p.resetDrops
-		if p.diff.n > 0 {
-			ps.MedianDiffS, ps.MinDiffS, ps.MaxDiffS = p.diff.median(), p.diff.min, p.diff.max
-		}
-		best := 0
-		for k, v := range p.stalest {
-			if v > best || v == best && k < ps.Stalest {
-				best, ps.Stalest = v, k
-			}
-		}
+		ps := a.pairSummary(p)
 		r.Pairs = append(r.Pairs, ps)
 		r.Series.Diff[p.topic+" → "+p.target] = p.series.points()
 	}
@@ -432,4 +415,59 @@ func (rs *rowsState) finish(a *analyzer) {
 		}
 	}
 	r.Counts.PredictedDrops = rs.nPredicted
+}
+
+// pairSummary is p as the report and the verdict see it.
+func (a *analyzer) pairSummary(p *pairStats) PairSummary {
+	ps := PairSummary{Topic: p.topic, Type: p.typ, Consumer: p.preset, TargetFrame: p.target, FrameID: p.frame,
+		Classes: map[string]int{}, Filter: map[string]int{}}
+	for k, v := range p.classes {
+		ps.Classes[string(k)] = v
+	}
+	for k, v := range p.outcomes {
+		ps.Filter[k] = v
+	}
+	if p.pathSeen { // never connected: no start-up effect
+		ps.StartupDrops, ps.ResetDrops = p.startupDrops, p.resetDrops
+	}
+	ps.QueueSize, ps.PathSeen, ps.DiffRows = p.queue, p.pathSeen, p.diff.n
+	if p.pathSeen {
+		ps.StartupRows = p.startupRows
+	}
+	ps.ConnectedAtEnd, ps.FrameConnectedAtEnd, ps.FrameRoot = a.pathAtEnd(p)
+	if p.diff.n > 0 {
+		ps.MedianDiffS, ps.MinDiffS, ps.MaxDiffS = p.diff.median(), p.diff.min, p.diff.max
+	}
+	best := 0
+	for k, v := range p.stalest {
+		if v > best || v == best && k < ps.Stalest {
+			best, ps.Stalest = v, k
+		}
+	}
+	return ps
+}
+
+// pathAtEnd says whether the tf of p's topic joins p's frame to its target
+// once the bag is read: the frame as the rows looked it up, and the frame
+// without a leading '/' (the one the missing-link sentence names); and it
+// names the root of the latter's tree there. Without a tf replay to ask,
+// both count as joined: nothing shows a missing link.
+func (a *analyzer) pathAtEnd(p *pairStats) (rowsFrame, named bool, root string) {
+	if p.frame == "" {
+		return false, false, ""
+	}
+	tf := a.tf
+	if ts := a.topics.find(p.topic); ts != nil {
+		tf = ts.tf
+	}
+	if tf == nil {
+		return true, true, ""
+	}
+	target, frame := strings.TrimPrefix(p.target, "/"), strings.TrimPrefix(p.frame, "/")
+	_, err := tf.buf.AppendPath(nil, target, p.frame)
+	_, errNamed := tf.buf.AppendPath(nil, target, frame)
+	if r, ok := tf.root(frame); ok {
+		root = r
+	}
+	return err == nil, errNamed == nil, root
 }

@@ -135,7 +135,7 @@ func (c *tfClockCheck) familyMixture(a *analyzer, dyn []*linkStats) int {
 		why += " and /clock"
 	}
 	f := TFFinding{
-		Kind: TFOtherClockFamily, rank: rankTFFamily, Count: len(odd), FailOn: "clock-mismatch",
+		Kind: TFOtherClockFamily, Rank: RankTFFamily, Count: len(odd), FailOn: "clock-mismatch",
 		Sentence: fmt.Sprintf("tf links %s are stamped on %s (near %s) while %s are on %s (near %s): the node publishing them on %s is on the wrong clock (%s); tf2 cannot look up across the two.",
 			linkList(names), familyName[1-ref], fmtS(float64(odd[0].newest)/1e9), why, familyName[ref], fmtS(float64(by[ref][0].newest)/1e9), joinTopics(topics), fix),
 	}
@@ -180,7 +180,7 @@ func (c *tfClockCheck) staleLinks(a *analyzer, dyn []*linkStats, ref int) {
 		effect = fmt.Sprintf("more than the %.0f s tf2 cache: lookups through it at the sensors' time fail", cache)
 	}
 	f := TFFinding{
-		Kind: TFStaleLink, rank: rankTFStale, Count: len(st), FailOn: failOnTFTree,
+		Kind: TFStaleLink, Rank: RankTFStale, Count: len(st), FailOn: failOnTFTree,
 		Sentence: fmt.Sprintf("%s lags the rest of the tree by %s (median): %s; its publisher stamps old data or runs on a clock behind the others.",
 			linkList(names), fmtDur(st[0].lag), effect),
 	}
@@ -241,11 +241,11 @@ func (c *tfClockCheck) recorderOffset(a *analyzer, dyn []*linkStats, ref int) {
 	if best >= 86400 && sign > 0 {
 		sentence = fmt.Sprintf("Every tf stamp is %s behind the recorder's clock (constant): two machines' clocks out of sync (chrony/NTP), or a bag re-recorded while `ros2 bag play` ran without --clock (then the offset is the age of the replayed recording).", fmtDur(best))
 		if isYearLag(best) {
-			sentence = a.lagSentence("Every tf stamp", best, a.lagCause(lags))
+			sentence = lagSentence(a.startNS, "Every tf stamp", best, lagCauseOf(a.sawReplayer(), lags))
 		}
 	}
 	a.addTFFinding(TFFinding{
-		Kind: TFOffsetFromRecorder, rank: rankTFOffset, Count: n, FailOn: "skew", Sentence: sentence,
+		Kind: TFOffsetFromRecorder, Rank: RankTFOffset, Count: n, FailOn: "skew", Sentence: sentence,
 		Evidence: []string{fmt.Sprintf("record time − stamp on %s: at least %s, the same on every link.", plural(n, "dynamic link"), fmtDur(best))},
 	})
 }

@@ -36,20 +36,22 @@ type TFFinding struct {
 	Evidence []string `json:"evidence"`
 	// FailOn is the --fail-on category the finding counts as.
 	FailOn string `json:"fail_on"`
-	// rank orders findings by importance (lower first); not exported.
-	rank int
+	// Rank orders findings by importance (lower first: the rankTF*
+	// constants); the verdict leads with a finding of rank
+	// RankTFStatic or lower. Not in the JSON contract.
+	Rank int `json:"-"`
 }
 
-// Finding ranks: a clock mixture breaks every lookup across it, an offset
+// TFFinding ranks: a clock mixture breaks every lookup across it, an offset
 // from the recorder hides latency, staleness and conflicts break some
 // lookups, repeats and backward steps are warnings.
 const (
-	rankTFFamily = iota
-	rankTFStale
-	rankTFStatic
-	rankTFBackward
-	rankTFOffset
-	rankTFRepeated
+	RankTFFamily = iota
+	RankTFStale
+	RankTFStatic
+	RankTFBackward
+	RankTFOffset
+	RankTFRepeated
 )
 
 // addTFFinding files a finding; findings are sorted by rank at the end.
@@ -65,7 +67,7 @@ func (a *analyzer) addTFFinding(f TFFinding) {
 
 // sortTFFindings puts the most important finding first.
 func sortTFFindings(fs []TFFinding) {
-	sort.SliceStable(fs, func(i, j int) bool { return fs[i].rank < fs[j].rank })
+	sort.SliceStable(fs, func(i, j int) bool { return fs[i].Rank < fs[j].Rank })
 }
 
 func linkName(l *linkStats) string {
@@ -97,8 +99,8 @@ func topicsOf(ls []*linkStats) []string {
 // tfTreeVerdict leads the verdict with the most important tf-tree finding
 // when the bag has no analysed message to judge by; it reports whether it
 // did.
-func (a *analyzer) tfTreeVerdict(v *Verdict) bool {
-	fs := a.rep.TFFindings
+func (d decider) tfTreeVerdict(v *Verdict) bool {
+	fs := d.rep.TFFindings
 	if len(fs) == 0 {
 		return false
 	}
@@ -116,13 +118,13 @@ func (a *analyzer) tfTreeVerdict(v *Verdict) bool {
 // stale link, conflicting static values) in the headline when the sensor
 // rows found nothing wrong, keeping the rows' sentence as evidence; other
 // findings become evidence lines.
-func (a *analyzer) tfTreeLead(v *Verdict, rowsHealthy bool) {
-	fs := a.rep.TFFindings
+func (d decider) tfTreeLead(v *Verdict, rowsHealthy bool) {
+	fs := d.rep.TFFindings
 	if len(fs) == 0 {
 		return
 	}
 	switch {
-	case rowsHealthy && fs[0].rank <= rankTFStatic:
+	case rowsHealthy && fs[0].Rank <= RankTFStatic:
 		v.Evidence = append(v.Evidence, "Sensor topics: "+demoted(v.Sentence))
 		v.Sentence = fs[0].Sentence
 		v.Class = VerdictTFTree + fs[0].Kind

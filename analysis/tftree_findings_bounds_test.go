@@ -13,7 +13,7 @@ import (
 // conflict finding fed transform by transform (issue 15).
 
 func tfFindingFor(kind string, rank int) TFFinding {
-	return TFFinding{Kind: kind, rank: rank, Sentence: kind + " sentence", Evidence: []string{kind + " evidence"}}
+	return TFFinding{Kind: kind, Rank: rank, Sentence: kind + " sentence", Evidence: []string{kind + " evidence"}}
 }
 
 // TestTFTreeLeadRanks: up to static conflicts a finding leads a healthy
@@ -28,21 +28,21 @@ func TestTFTreeLeadRanks(t *testing.T) {
 		class    string
 		evidence []string
 	}{
-		{"static conflict leads", []TFFinding{tfFindingFor(TFStaticConflict, rankTFStatic), tfFindingFor(TFRepeatedStamps, rankTFRepeated)}, true,
+		{"static conflict leads", []TFFinding{tfFindingFor(TFStaticConflict, RankTFStatic), tfFindingFor(TFRepeatedStamps, RankTFRepeated)}, true,
 			TFStaticConflict + " sentence", VerdictTFTree + TFStaticConflict,
 			[]string{"Sensor topics: rows healthy.", TFStaticConflict + " evidence", "tf tree: " + TFRepeatedStamps + " sentence"}},
-		{"stale link leads", []TFFinding{tfFindingFor(TFStaleLink, rankTFStale)}, true,
+		{"stale link leads", []TFFinding{tfFindingFor(TFStaleLink, RankTFStale)}, true,
 			TFStaleLink + " sentence", VerdictTFTree + TFStaleLink, []string{"Sensor topics: rows healthy.", TFStaleLink + " evidence"}},
-		{"backward stamps warn", []TFFinding{tfFindingFor(TFStampsBackward, rankTFBackward)}, true,
+		{"backward stamps warn", []TFFinding{tfFindingFor(TFStampsBackward, RankTFBackward)}, true,
 			"rows healthy; but the tf tree has a warning: " + TFStampsBackward + " sentence", VerdictTFTree + TFStampsBackward, []string{TFStampsBackward + " evidence"}},
-		{"unhealthy rows keep their verdict", []TFFinding{tfFindingFor(TFStaleLink, rankTFStale), tfFindingFor(TFOffsetFromRecorder, rankTFOffset)}, false,
+		{"unhealthy rows keep their verdict", []TFFinding{tfFindingFor(TFStaleLink, RankTFStale), tfFindingFor(TFOffsetFromRecorder, RankTFOffset)}, false,
 			"rows healthy", "rows", []string{"tf tree: " + TFStaleLink + " sentence", "tf tree: " + TFOffsetFromRecorder + " sentence"}},
 		{"no findings", nil, true, "rows healthy", "rows", nil},
 	} {
 		a := &analyzer{}
 		a.rep.TFFindings = tc.fs
 		v := Verdict{Sentence: "rows healthy", Class: "rows"}
-		a.tfTreeLead(&v, tc.healthy)
+		deciderOf(a).tfTreeLead(&v, tc.healthy)
 		if !strings.HasSuffix(v.Sentence, tc.sentence) || v.Class != tc.class || fmt.Sprint(v.Evidence) != fmt.Sprint(tc.evidence) {
 			t.Errorf("%s: verdict %q (%s) %q; want %q (%s) %q", tc.name, v.Sentence, v.Class, v.Evidence, tc.sentence, tc.class, tc.evidence)
 		}
@@ -54,11 +54,11 @@ func TestTFTreeLeadRanks(t *testing.T) {
 func TestTFTreeVerdictLines(t *testing.T) {
 	a := &analyzer{}
 	var v Verdict
-	if a.tfTreeVerdict(&v) {
+	if deciderOf(a).tfTreeVerdict(&v) {
 		t.Fatal("a verdict without findings")
 	}
-	a.rep.TFFindings = []TFFinding{tfFindingFor(TFStaleLink, rankTFStale), tfFindingFor(TFRepeatedStamps, rankTFRepeated), tfFindingFor(TFOffsetFromRecorder, rankTFOffset)}
-	if !a.tfTreeVerdict(&v) {
+	a.rep.TFFindings = []TFFinding{tfFindingFor(TFStaleLink, RankTFStale), tfFindingFor(TFRepeatedStamps, RankTFRepeated), tfFindingFor(TFOffsetFromRecorder, RankTFOffset)}
+	if !deciderOf(a).tfTreeVerdict(&v) {
 		t.Fatal("no verdict")
 	}
 	want := []string{TFStaleLink + " evidence", TFRepeatedStamps + " sentence", TFOffsetFromRecorder + " sentence"}

@@ -66,8 +66,8 @@ func (c *tfOrderCheck) onLink(a *analyzer, m *bagread.Message, l *linkStats, st 
 }
 
 func (c *tfOrderCheck) finish(a *analyzer) {
-	rep := TFFinding{Kind: TFRepeatedStamps, rank: rankTFRepeated, FailOn: failOnTFTree}
-	back := TFFinding{Kind: TFStampsBackward, rank: rankTFBackward, FailOn: failOnTFTree}
+	rep := TFFinding{Kind: TFRepeatedStamps, Rank: RankTFRepeated, FailOn: failOnTFTree}
+	back := TFFinding{Kind: TFStampsBackward, Rank: RankTFBackward, FailOn: failOnTFTree}
 	var repNames, backNames []string
 	nRep, nBack := 0, 0
 	for _, l := range a.tf.sortedLinks() {

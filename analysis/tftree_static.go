@@ -89,7 +89,7 @@ func (c *tfStaticCheck) onLink(a *analyzer, m *bagread.Message, l *linkStats, st
 
 func (c *tfStaticCheck) finish(a *analyzer) {
 	var names []string
-	f := TFFinding{Kind: TFStaticConflict, rank: rankTFStatic, FailOn: failOnTFTree}
+	f := TFFinding{Kind: TFStaticConflict, Rank: RankTFStatic, FailOn: failOnTFTree}
 	for _, k := range c.order {
 		s := c.links[k]
 		if !s.sawOther {

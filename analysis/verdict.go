@@ -8,47 +8,47 @@ import (
 
 const tf2EchoNote = "(tf2_echo prints the stamp as sec.nanosec without zero-padding the nanoseconds: 120 s + 5 ms shows as 120.5000000, not 120.005)"
 
-// verdict applies the decision rules of the motivating experiment to the
+// decide applies the decision rules of the motivating experiment to the
 // pair with the most problematic rows: ≈ +epoch = laser driver on system
 // time; ≈ −epoch = tf publisher on system time; 0 = no /clock yet; seconds
 // on one clock family = machines out of sync; a few ms = not a clock
 // problem; static-only = a mismatch is invisible.
-func (a *analyzer) verdict() Verdict {
-	r := &a.rep
+func decide(r *Report) Verdict {
+	d := decider{r}
 	v := Verdict{Evidence: []string{}, Commands: []string{}}
-	if a.scans == 0 || len(a.pairs) == 0 {
+	if d.rep.Summary.Scans == 0 || len(d.rep.Pairs) == 0 {
 		v.Sentence = "No sensor messages (LaserScan, PointCloud2, Image, Imu, Range, Odometry, ...) in this bag: there is nothing to check per message."
 		v.Class = VerdictNoSensorMessages
-		if len(a.scanTopics) > 0 {
-			v.Sentence = fmt.Sprintf("The topic %s has no messages with a frame id in this bag (often a QoS mismatch while recording): there is nothing to check per message.", strings.Join(a.scanTopics, ", "))
+		if len(d.rep.Settings.ScanTopics) > 0 {
+			v.Sentence = fmt.Sprintf("The topic %s has no messages with a frame id in this bag (often a QoS mismatch while recording): there is nothing to check per message.", strings.Join(d.rep.Settings.ScanTopics, ", "))
 			v.Class = VerdictEmptyTopic
 		}
-		if len(a.scanTopics) > 0 {
-			a.tfTreeLead(&v, false)
-		} else if a.tfTreeVerdict(&v) {
+		if len(d.rep.Settings.ScanTopics) > 0 {
+			d.tfTreeLead(&v, false)
+		} else if d.tfTreeVerdict(&v) {
 			v.Evidence = append(v.Evidence, "No sensor message to check against tf: the verdict comes from the tf tree alone.")
 		}
-		a.timeLead(&v, false)
-		a.jumpEvidence(&v)
+		d.timeLead(&v, false)
+		d.jumpEvidence(&v)
 		return v
 	}
 	// Pick the pair and class that matter most.
 	order := []Class{LaserOnSystemClock, TFOnSystemClock, ZeroStamp, ClockSkew, NoTransform, StaticOnly}
-	var best *pairStats
+	var best *PairSummary
 	bestClass := SameClock
 	bestN := 0
 	for _, c := range order {
-		for _, p := range a.pairs {
-			if p.identity() || c == NoTransform && a.startupOnly(p) {
+		for _, p := range d.pairs() {
+			if p.identity() || c == NoTransform && d.startupOnly(p) {
 				continue
 			}
 			total := p.rows()
 			// A class must describe at least a tenth of a pair's scans to
 			// lead the verdict: one scan before the tree exists is noise,
 			// and so are all the scans before the tree, once it exists.
-			n := p.classes[c]
-			if c == NoTransform && p.pathSeen {
-				n -= p.startupRows
+			n := p.Classes[string(c)]
+			if c == NoTransform && p.PathSeen {
+				n -= p.StartupRows
 			}
 			if n > bestN && 10*n >= total {
 				best, bestClass, bestN = p, c, n
@@ -62,66 +62,66 @@ func (a *analyzer) verdict() Verdict {
 		// The pair closest to its tree: a path through map->odom, which
 		// AMCL stamps ahead by its transform tolerance, should not set
 		// the "apart" figure when /scan is a few ms from odom.
-		for _, p := range a.pairs {
-			if !p.identity() && p.classes[SameClock] > 0 && (best == nil || math.Abs(p.diff.median()) < math.Abs(best.diff.median())) {
+		for _, p := range d.pairs() {
+			if !p.identity() && p.Classes[string(SameClock)] > 0 && (best == nil || math.Abs(p.MedianDiffS) < math.Abs(best.MedianDiffS)) {
 				best = p
 			}
 		}
-		for _, p := range a.pairs {
+		for _, p := range d.pairs() {
 			if best == nil && !p.identity() {
 				best = p
 			}
 		}
 		if best == nil {
-			p := a.pairs[0]
-			v.Sentence = fmt.Sprintf("%s is in the target frame '%s' already (frame_id '%s'): no transform to check; choose another target (--target-frame).", p.topic, p.target, p.frame)
+			p := d.pairs()[0]
+			v.Sentence = fmt.Sprintf("%s is in the target frame '%s' already (frame_id '%s'): no transform to check; choose another target (--target-frame).", p.Topic, p.TargetFrame, p.FrameID)
 			v.Class = VerdictTargetIsFrame
 			// The target note is about the tool's settings; a jump in the
 			// bag's own time is what its user must not miss.
-			if n := a.rep.Counts.ClockJumps + a.rep.Counts.StampJumps; n > 0 {
+			if n := d.rep.Counts.ClockJumps + d.rep.Counts.StampJumps; n > 0 {
 				v.Sentence += fmt.Sprintf(" But the bag's time jumps %s (see the evidence).", plural(n, "time"))
 			}
-			a.timeLead(&v, false)
-			a.jumpEvidence(&v)
+			d.timeLead(&v, false)
+			d.jumpEvidence(&v)
 			return v
 		}
-		bestN = best.classes[SameClock]
+		bestN = best.Classes[string(SameClock)]
 	}
 	// A sensor off /clock on a path tf cannot judge is the fault to name,
 	// before skew, a missing link or a static-only path.
 	offClock := false
 	if bestClass != LaserOnSystemClock && bestClass != TFOnSystemClock && bestClass != ZeroStamp {
-		if p, c := a.offClockPair(); p != nil {
-			best, bestClass, bestN, offClock = p, c, p.classes[c], true
+		if p, c := d.offClockPair(); p != nil {
+			best, bestClass, bestN, offClock = p, c, p.Classes[string(c)], true
 		}
 	}
-	ps := a.pairSummary(best)
-	topic, frame, target := best.topic, best.frame, best.target
+	ps := *best
+	topic, frame, target := best.Topic, best.FrameID, best.TargetFrame
 	clockName := "/clock"
-	if !a.hasClock {
+	if !d.rep.Pass.HasClock {
 		clockName = "sim time"
 	}
 	drops := best.drops()
 	total := best.rows()
-	unit := unitOf(best.typ)
-	if best.diff.n > 0 && ps.Stalest != "" {
+	unit := unitOf(best.Type)
+	if best.DiffRows > 0 && ps.Stalest != "" {
 		v.Evidence = append(v.Evidence, fmt.Sprintf("%s → %s: %d of %d %s are %s; median diff (%s stamp − latest %s) %s, range %s .. %s.",
 			topic, target, bestN, total, unit, bestClass, strings.TrimSuffix(unit, "s"), ps.Stalest, fmtS(ps.MedianDiffS), fmtS(ps.MinDiffS), fmtS(ps.MaxDiffS)))
 	} else if bestClass != NoTransform {
 		v.Evidence = append(v.Evidence, fmt.Sprintf("%s → %s: %d of %d %s are %s (no dynamic transform on the path to compare stamps with).",
 			topic, target, bestN, total, unit, bestClass))
 	}
-	if len(best.outcomes) > 0 && (a.hasTF() || best.outcomes["dropped_empty_frame"] > 0) {
+	if len(best.Filter) > 0 && (d.hasTF() || best.Filter["dropped_empty_frame"] > 0) {
 		v.Evidence = append(v.Evidence, fmt.Sprintf("%s filter (queue %d, cache %.0f s): %s.", ps.Consumer,
-			best.queue, r.Settings.CacheTimeS, countsText(best.outcomes)))
+			best.QueueSize, r.Settings.CacheTimeS, countsText(best.Filter)))
 	}
 	v.Class = string(bestClass)
 	switch {
 	case offClock:
-		a.offClockVerdict(&v, best, bestClass)
+		d.offClockVerdict(&v, best, bestClass)
 	case bestClass == LaserOnSystemClock:
-		v.Sentence = fmt.Sprintf("The %s publishes %s with system time while tf follows %s: set use_sim_time:=true on the node publishing %s.", publisherNoun(best.typ), topic, clockName, topic)
-		if all := a.topicsWithClass(LaserOnSystemClock, best); len(all) > 1 {
+		v.Sentence = fmt.Sprintf("The %s publishes %s with system time while tf follows %s: set use_sim_time:=true on the node publishing %s.", publisherNoun(best.Type), topic, clockName, topic)
+		if all := d.topicsWithClass(LaserOnSystemClock, best); len(all) > 1 {
 			v.Sentence = fmt.Sprintf("The drivers of %s publish with system time while tf follows %s: set use_sim_time:=true on the nodes publishing them.", joinNames(all), clockName)
 		}
 		v.Evidence = append(v.Evidence, "A "+strings.TrimSuffix(unit, "s")+" stamped ~1.79e9 s ahead of tf waits for a transform that never comes; the filter drops it when the queue is full (\"discarding message because the queue is full\").")
@@ -132,8 +132,8 @@ func (a *analyzer) verdict() Verdict {
 		v.Evidence = append(v.Evidence, fmt.Sprintf("A %s ~1.79e9 s behind tf is more than the cache time (%.0f s) older than the latest transform: dropped at once as \"earlier than all the data in the transform cache\".", strings.TrimSuffix(unit, "s"), r.Settings.CacheTimeS))
 		v.Commands = append(v.Commands, listUseSimTimeCmd)
 	case bestClass == ZeroStamp:
-		a.zeroStampVerdict(&v, best, bestN)
-		a.stuckZeroWording(&v)
+		d.zeroStampVerdict(&v, best, bestN)
+		d.stuckZeroWording(&v)
 	case bestClass == ClockSkew:
 		v.Sentence = fmt.Sprintf("%s and tf (%s) are %s apart on the same clock: the machines' clocks are out of sync; synchronise them (chrony/NTP).", topic, strings.SplitN(ps.Stalest, " on ", 2)[0], fmtS(ps.MedianDiffS))
 		if zoneOffset(ps.MedianDiffS) {
@@ -142,18 +142,18 @@ func (a *analyzer) verdict() Verdict {
 		}
 		// Drops with any scan ahead of tf are the queue overflowing, whatever
 		// side of tf the median is on.
-		if ps.MedianDiffS < 0 && -ps.MedianDiffS*1e9 > float64(a.cache) || ps.MaxDiffS > 0 && drops > 0 {
+		if ps.MedianDiffS < 0 && -ps.MedianDiffS*1e9 > d.cacheNS() || ps.MaxDiffS > 0 && drops > 0 {
 			v.Evidence = append(v.Evidence, fmt.Sprintf("The offset matters to tf2: the cache is %.0f s; scans behind by more than that are dropped at once, scans ahead wait and overflow the queue.", r.Settings.CacheTimeS))
 		} else {
 			v.Evidence = append(v.Evidence, fmt.Sprintf("Within the cache time (%.0f s) tf2 still finds a transform for scans that lag tf; scans ahead of tf wait.", r.Settings.CacheTimeS))
 		}
 		v.Commands = append(v.Commands, "chronyc tracking", "chronyc sources -v")
 	case bestClass == NoTransform:
-		if !a.noTransformVerdict(&v, best) {
+		if !d.noTransformVerdict(&v, best) {
 			v.Sentence = fmt.Sprintf("No transform connects %s (frame '%s') to '%s' in this bag: this is not a clock problem; check the tf tree and the frame names.", topic, frame, target)
 			v.Class = string(NoTransform)
-			if a.neverConnected(best) {
-				v.Sentence = a.missingLinkSentence(best)
+			if d.neverConnected(best) {
+				v.Sentence = d.missingLinkSentence(best)
 				v.Class = VerdictMissingLink
 			}
 			v.Commands = append(v.Commands, "ros2 run tf2_tools view_frames")
@@ -170,7 +170,7 @@ func (a *analyzer) verdict() Verdict {
 				v.Sentence = strings.TrimSuffix(v.Sentence, ".") + fmt.Sprintf(", yet %s %s dropped outside start-up: not a clock problem; check that every tf publisher restarts with the simulator, the frame names and the queue size.", plural(drops, strings.TrimSuffix(unit, "s")), wasWere(drops))
 			}
 			v.Class = VerdictClockJumpBack
-		} else if drops > 0 && a.aheadDropsVerdict(&v, best, unit, ps.MedianDiffS) {
+		} else if drops > 0 && d.aheadDropsVerdict(&v, best, unit, ps.MedianDiffS) {
 			// The sensor's machine runs ahead: its clock, not tf, drops them.
 		} else if drops > 0 {
 			v.Sentence = fmt.Sprintf("%s and tf are on the same clock (median %s apart), yet %s %s dropped: not a clock problem; look at the tf tree, the frame names and the queue size.", topic, fmtS(ps.MedianDiffS), plural(drops, strings.TrimSuffix(unit, "s")), wasWere(drops))
@@ -179,12 +179,12 @@ func (a *analyzer) verdict() Verdict {
 			}
 			v.Class = VerdictSameClockDrops
 		} else {
-			names := a.sameClockTopics(topic)
+			names := d.sameClockTopics(topic)
 			noun := strings.TrimSuffix(unit, "s")
-			if names != topic && !a.allOfType(best.typ) {
+			if names != topic && !d.allOfType(best.Type) {
 				noun = "message" // the topics are of several types
 			}
-			v.Sentence = fmt.Sprintf("%s and tf are on the same clock (median %s apart) and no %s is dropped by the %s"+noClockProblem+".", names, fmtS(ps.MedianDiffS), noun, a.filterNames(ps.Consumer))
+			v.Sentence = fmt.Sprintf("%s and tf are on the same clock (median %s apart) and no %s is dropped by the %s"+noClockProblem+".", names, fmtS(ps.MedianDiffS), noun, d.filterNames(ps.Consumer))
 			if n := r.Counts.ClockJumps + r.Counts.StampJumps; n > 0 {
 				// A jump that is not proven a clock step (a pause of every
 				// publisher looks the same) is no fault, but a "no problem"
@@ -195,26 +195,26 @@ func (a *analyzer) verdict() Verdict {
 			v.Class = VerdictNoProblem
 		}
 	}
-	a.jumpEvidence(&v)
-	a.topicEvidence(&v)
-	a.missingLinkEvidence(&v, best)
-	a.recorderClockEvidence(&v)
-	a.otherClockEvidence(&v)
-	a.clockUnusedEvidence(&v)
-	a.offClockEvidence(&v)
-	a.timeZoneEvidence(&v)
+	d.jumpEvidence(&v)
+	d.topicEvidence(&v)
+	d.missingLinkEvidence(&v, best)
+	d.recorderClockEvidence(&v)
+	d.otherClockEvidence(&v)
+	d.clockUnusedEvidence(&v)
+	d.offClockEvidence(&v)
+	d.timeZoneEvidence(&v)
 	healthy := bestClass == SameClock && drops == 0 && r.Counts.BackwardJumps == 0
 	// A clock fault outranks drops on a shared clock: those drops are
 	// then evidence, not the cause.
-	if a.timeLead(&v, healthy || (v.Class == VerdictSameClockDrops && a.clockFaultFinding())) {
+	if d.timeLead(&v, healthy || (v.Class == VerdictSameClockDrops && d.clockFaultFinding())) {
 		// A finding about time (stale data, a wall timer, a clock step)
 		// leads; the tf tree and empty topics become evidence.
 		v.Class = VerdictTime
 		healthy = false
 	}
-	a.tfTreeLead(&v, healthy)
-	a.emptyTopicsLead(&v, healthy)
-	a.syncLead(&v, healthy && v.Class == VerdictNoProblem)
+	d.tfTreeLead(&v, healthy)
+	d.emptyTopicsLead(&v, healthy)
+	d.syncLead(&v, healthy && v.Class == VerdictNoProblem)
 	if n := r.Counts.RosoutLines; n > 0 {
 		v.Evidence = append(v.Evidence, fmt.Sprintf("/rosout recorded %s; %s match a predicted drop.", plural(n, "filter-drop / jump-back line"), plural(r.Counts.MatchedDrops, "drop line")))
 	}
@@ -222,7 +222,7 @@ func (a *analyzer) verdict() Verdict {
 		return v // timeLead gave the commands that confirm its finding
 	}
 	v.Commands = append(v.Commands, fmt.Sprintf("ros2 topic echo %s --field header.stamp --once", topic))
-	if a.hasTF() && frame != "" && a.treeHas(frame) && a.treeHas(target) {
+	if d.hasTF() && frame != "" && d.treeHas(frame) && d.treeHas(target) {
 		v.Commands = append(v.Commands, fmt.Sprintf("ros2 run tf2_ros tf2_echo %s %s  %s", target, frame, tf2EchoNote))
 	}
 	return v
@@ -262,30 +262,23 @@ func wasWere(n int) string {
 // before the tf tree: every row found no transform, yet the frame is
 // connected to the target once the bag is read (a topic with one message
 // at the very start).
-func (a *analyzer) startupOnly(p *pairStats) bool {
-	if p.pathSeen || p.frame == "" {
+func (d decider) startupOnly(p *PairSummary) bool {
+	if p.PathSeen || p.FrameID == "" {
 		return false
 	}
-	n := 0
-	for _, k := range p.classes {
-		n += k
-	}
-	if p.classes[NoTransform] != n {
+	if p.Classes[string(NoTransform)] != p.rows() {
 		return false
 	}
-	// p.frame lost its leading '/' already, as classify's frame does: a
-	// second trim would look up another frame than the rows did.
-	path, err := a.tf.buf.AppendPath(nil, strings.TrimPrefix(p.target, "/"), p.frame)
-	return err == nil && len(path) > 0
+	return p.ConnectedAtEnd && !p.identity()
 }
 
 // hasTF reports whether the bag holds any transform (/tf or /tf_static).
-func (a *analyzer) hasTF() bool { return len(a.rep.TFTree) > 0 }
+func (d decider) hasTF() bool { return len(d.rep.TFTree) > 0 }
 
 // treeHas reports whether frame is a parent or child of a link in the bag.
-func (a *analyzer) treeHas(frame string) bool {
+func (d decider) treeHas(frame string) bool {
 	frame = strings.TrimPrefix(frame, "/")
-	for _, l := range a.rep.TFTree {
+	for _, l := range d.rep.TFTree {
 		if l.Parent == frame || l.Child == frame {
 			return true
 		}
@@ -294,9 +287,9 @@ func (a *analyzer) treeHas(frame string) bool {
 }
 
 // treeFrames lists up to max frames of the tf tree, parents first.
-func (a *analyzer) treeFrames(max int) (names []string, total int) {
+func (d decider) treeFrames(max int) (names []string, total int) {
 	seen := map[string]bool{}
-	for _, l := range a.rep.TFTree {
+	for _, l := range d.rep.TFTree {
 		for _, f := range []string{l.Parent, l.Child} {
 			if !seen[f] {
 				seen[f] = true
@@ -310,11 +303,11 @@ func (a *analyzer) treeFrames(max int) (names []string, total int) {
 }
 
 // analysedWithMessages lists the analysed topics that hold messages.
-func (a *analyzer) analysedWithMessages() []string {
+func (d decider) analysedWithMessages() []string {
 	var out []string
-	for _, ts := range a.topics.analysed() {
-		if ts.count > 0 {
-			out = append(out, ts.name)
+	for _, ts := range d.analysed() {
+		if ts.Messages > 0 {
+			out = append(out, ts.Topic)
 		}
 	}
 	return out
@@ -322,11 +315,11 @@ func (a *analyzer) analysedWithMessages() []string {
 
 // emptyFrameDrops counts, per topic, the messages the filter drops for an
 // empty frame_id.
-func (a *analyzer) emptyFrameTopics() (topics []string, n int) {
-	for _, p := range a.pairs {
-		if k := p.outcomes["dropped_empty_frame"]; k > 0 {
-			if !contains(topics, p.topic) {
-				topics = append(topics, p.topic)
+func (d decider) emptyFrameTopics() (topics []string, n int) {
+	for _, p := range d.pairs() {
+		if k := p.Filter["dropped_empty_frame"]; k > 0 {
+			if !contains(topics, p.Topic) {
+				topics = append(topics, p.Topic)
 			}
 			n += k
 		}
@@ -338,43 +331,43 @@ func (a *analyzer) emptyFrameTopics() (topics []string, n int) {
 // an empty frame_id, a bag without tf, or a frame no transform names. It
 // reports false for the remaining case (the frame is in the tree but not
 // connected to the target), which the caller words.
-func (a *analyzer) noTransformVerdict(v *Verdict, best *pairStats) bool {
-	topic, frame := best.topic, best.frame
-	if ets, n := a.emptyFrameTopics(); n > 0 {
-		a.emptyFrameSentence(v, ets, n)
-		if !a.hasTF() {
+func (d decider) noTransformVerdict(v *Verdict, best *PairSummary) bool {
+	topic, frame := best.Topic, best.FrameID
+	if ets, n := d.emptyFrameTopics(); n > 0 {
+		d.emptyFrameSentence(v, ets, n)
+		if !d.hasTF() {
 			v.Evidence = append(v.Evidence, "The bag has no /tf or /tf_static either: even with a frame_id, these messages cannot be checked against transforms.")
 		}
 		return true
 	}
-	if !a.hasTF() {
-		v.Sentence = fmt.Sprintf("This bag has no /tf or /tf_static: the clocks of %s cannot be checked against transforms; record tf with the sensors (ros2 bag record /tf /tf_static ...).", joinNames(a.analysedWithMessages()))
+	if !d.hasTF() {
+		v.Sentence = fmt.Sprintf("This bag has no /tf or /tf_static: the clocks of %s cannot be checked against transforms; record tf with the sensors (ros2 bag record /tf /tf_static ...).", joinNames(d.analysedWithMessages()))
 		v.Class = VerdictNoTF
 		v.Evidence = append(v.Evidence, "Without transforms no consumer can place these messages in a fixed frame, and no clock mismatch between sensors and tf can show; the message stamps can only be compared with record time (skew table).")
 		v.Commands = append(v.Commands, "ros2 topic info /tf --verbose", "ros2 topic info /tf_static --verbose")
 		return true
 	}
-	if frame != "" && a.treeHas(frame) && !a.treeHas(best.target) {
-		names, total := a.treeFrames(6)
+	if frame != "" && d.treeHas(frame) && !d.treeHas(best.TargetFrame) {
+		names, total := d.treeFrames(6)
 		list := strings.Join(names, ", ")
 		if total > len(names) {
 			list += fmt.Sprintf(" and %d more", total-len(names))
 		}
-		v.Sentence = fmt.Sprintf("The target frame '%s' is not in this bag's tf tree (it has %s): %s cannot be checked against tf there; choose a frame of the tree with --target-frame.", best.target, list, topic)
+		v.Sentence = fmt.Sprintf("The target frame '%s' is not in this bag's tf tree (it has %s): %s cannot be checked against tf there; choose a frame of the tree with --target-frame.", best.TargetFrame, list, topic)
 		v.Class = VerdictTargetNotInTree
 		v.Commands = append(v.Commands, "ros2 run tf2_tools view_frames")
 		return true
 	}
-	if frame != "" && !a.treeHas(frame) {
-		names, total := a.treeFrames(6)
+	if frame != "" && !d.treeHas(frame) {
+		names, total := d.treeFrames(6)
 		list := strings.Join(names, ", ")
 		if total > len(names) {
 			list += fmt.Sprintf(" and %d more", total-len(names))
 		}
 		v.Sentence = fmt.Sprintf("No transform in this bag names %s's frame '%s' (the tf tree has %s): its clock cannot be checked against tf; record the transform that places '%s' (usually a static one from robot_state_publisher), or fix the frame_id.", topic, frame, list, frame)
 		v.Class = VerdictFrameNotInTree
-		if ts := a.topics.byRole(roleTFStatic); ts != nil && ts.messages == 0 {
-			v.Evidence = append(v.Evidence, fmt.Sprintf("%s was recorded without any message: the static transforms were not recorded (they are published once, latched, often before the recording starts).", ts.name))
+		if ts := d.topicOfRole("tf_static"); ts != nil && ts.Messages == 0 {
+			v.Evidence = append(v.Evidence, fmt.Sprintf("%s was recorded without any message: the static transforms were not recorded (they are published once, latched, often before the recording starts).", ts.Topic))
 		}
 		v.Commands = append(v.Commands, fmt.Sprintf("ros2 topic echo %s --field header.frame_id --once", topic), "ros2 run tf2_tools view_frames")
 		return true
@@ -385,7 +378,7 @@ func (a *analyzer) noTransformVerdict(v *Verdict, best *pairStats) bool {
 // emptyFrameSentence heads the verdict with messages whose frame_id is
 // empty: tf2_ros::MessageFilter drops each with its own reason, whatever
 // the clocks.
-func (a *analyzer) emptyFrameSentence(v *Verdict, topics []string, n int) {
+func (d decider) emptyFrameSentence(v *Verdict, topics []string, n int) {
 	v.Class = VerdictEmptyFrameID
 	v.Sentence = fmt.Sprintf("%s %s %s with an empty frame_id: tf2_ros::MessageFilter drops every one (\"Message Filter dropping message: frame '' at time … for reason 'the frame id of the message is empty'\"); set the frame_id in the publisher (often its frame_id parameter).",
 		joinNames(topics), hasHave(len(topics)), plural(n, "message"))
@@ -406,12 +399,12 @@ func hasHave(n int) string {
 // zeroStampVerdict words messages stamped 0: with /clock, a sim-time
 // driver that published before its first /clock; without /clock, the bag
 // cannot show which of a clock never set or a stamp never filled in.
-func (a *analyzer) zeroStampVerdict(v *Verdict, best *pairStats, n int) {
-	z := a.rep.ZeroStamp
-	topic, unit := best.topic, unitOf(best.typ)
-	all := a.topicsWithClass(ZeroStamp, best)
-	if a.hasClock {
-		v.Sentence = fmt.Sprintf("%s has %s stamped 0: the %s uses sim time but published before it received /clock; tf2 pairs those %s with the latest pose.", topic, plural(n, strings.TrimSuffix(unit, "s")), publisherNoun(best.typ), unit)
+func (d decider) zeroStampVerdict(v *Verdict, best *PairSummary, n int) {
+	z := d.rep.ZeroStamp
+	topic, unit := best.Topic, unitOf(best.Type)
+	all := d.topicsWithClass(ZeroStamp, best)
+	if d.rep.Pass.HasClock {
+		v.Sentence = fmt.Sprintf("%s has %s stamped 0: the %s uses sim time but published before it received /clock; tf2 pairs those %s with the latest pose.", topic, plural(n, strings.TrimSuffix(unit, "s")), publisherNoun(best.Type), unit)
 		v.Class = string(ZeroStamp)
 		if len(all) > 1 {
 			v.Sentence = fmt.Sprintf("%s are stamped 0 (%s): their drivers use sim time but published before they received /clock; tf2 pairs those messages with the latest pose.", joinNames(all), plural(z.Count, "message"))
@@ -423,7 +416,7 @@ func (a *analyzer) zeroStampVerdict(v *Verdict, best *pairStats, n int) {
 			v.Evidence = append(v.Evidence, fmt.Sprintf("%d of them arrived before the first /clock.", z.BeforeFirstClock))
 		}
 	} else {
-		v.Sentence = fmt.Sprintf("%s has %s stamped 0 and the bag has no /clock: the %s's clock read 0 (a node with use_sim_time:=true and no /clock publisher has ROS time 0) or it never fills in header.stamp; tf2 pairs such %s with the latest transform.", topic, plural(n, strings.TrimSuffix(unit, "s")), publisherNoun(best.typ), unit)
+		v.Sentence = fmt.Sprintf("%s has %s stamped 0 and the bag has no /clock: the %s's clock read 0 (a node with use_sim_time:=true and no /clock publisher has ROS time 0) or it never fills in header.stamp; tf2 pairs such %s with the latest transform.", topic, plural(n, strings.TrimSuffix(unit, "s")), publisherNoun(best.Type), unit)
 		v.Class = string(ZeroStamp)
 		if len(all) > 1 {
 			v.Sentence = fmt.Sprintf("%s have messages stamped 0 (%s) and the bag has no /clock: their publishers' clocks read 0 (use_sim_time:=true with no /clock publisher) or they never fill in header.stamp; tf2 pairs such messages with the latest transform.", joinNames(all), plural(z.Count, "message"))
@@ -434,14 +427,14 @@ func (a *analyzer) zeroStampVerdict(v *Verdict, best *pairStats, n int) {
 		v.Evidence = append(v.Evidence, fmt.Sprintf("Cost (pose at the real time vs latest pose) over %s: median %.3f m / %.2f°, max %.3f m / %.2f°.",
 			plural(z.Costed, "message"), z.MedianDisplacementM, z.MedianRotationDeg, z.MaxDisplacementM, z.MaxRotationDeg))
 	}
-	if !a.hasTF() {
+	if !d.hasTF() {
 		v.Evidence = append(v.Evidence, "The bag has no /tf or /tf_static: what a zero stamp costs in pose cannot be measured here.")
 	}
 	v.Commands = append(v.Commands, listUseSimTimeCmd)
 }
 
-func (a *analyzer) jumpEvidence(v *Verdict) {
-	r := &a.rep
+func (d decider) jumpEvidence(v *Verdict) {
+	r := d.rep
 	if n := r.Counts.BackwardJumps; n > 0 {
 		v.Evidence = append(v.Evidence, fmt.Sprintf("/clock jumps back %s (bag loop or simulator reset): every sim-time node logs \"Detected jump back in time. Clearing TF buffer.\" and loses its tf.", plural(n, "time")))
 	}
@@ -457,15 +450,6 @@ func (a *analyzer) jumpEvidence(v *Verdict) {
 	if cr := r.ClockRate; cr != nil && cr.RealTimeFactor > 0 && (cr.RealTimeFactor < 0.9 || cr.RealTimeFactor > 1.1) {
 		v.Evidence = append(v.Evidence, fmt.Sprintf("/clock runs at %.2fx record time.", cr.RealTimeFactor))
 	}
-}
-
-func (a *analyzer) pairSummary(p *pairStats) PairSummary {
-	for _, ps := range a.rep.Pairs {
-		if ps.Topic == p.topic && ps.TargetFrame == p.target {
-			return ps
-		}
-	}
-	return PairSummary{}
 }
 
 // noClockProblem ends the healthy headline.
@@ -493,21 +477,21 @@ func unitOf(typ string) string {
 
 // sameClockTopics names the topic the verdict is about and, when other
 // analysed topics are all on tf's clock too, them ("/scan, /imu").
-func (a *analyzer) sameClockTopics(topic string) string {
+func (d decider) sameClockTopics(topic string) string {
 	names := []string{topic}
-	for _, p := range a.pairs {
-		if p.identity() || p.topic == topic {
+	for _, p := range d.pairs() {
+		if p.identity() || p.Topic == topic {
 			continue
 		}
-		n, same := 0, p.classes[SameClock]
-		for _, c := range p.classes {
+		n, same := 0, p.Classes[string(SameClock)]
+		for _, c := range p.Classes {
 			n += c
 		}
 		if 10*same < 9*n { // not (almost) all on the same clock
 			return topic
 		}
-		if !contains(names, p.topic) {
-			names = append(names, p.topic)
+		if !contains(names, p.Topic) {
+			names = append(names, p.Topic)
 		}
 	}
 	if len(names) > 4 {
@@ -518,9 +502,9 @@ func (a *analyzer) sameClockTopics(topic string) string {
 
 // allOfType reports whether every pair with a transform to check is of
 // message type typ.
-func (a *analyzer) allOfType(typ string) bool {
-	for _, p := range a.pairs {
-		if !p.identity() && p.typ != typ {
+func (d decider) allOfType(typ string) bool {
+	for _, p := range d.pairs() {
+		if !p.identity() && p.Type != typ {
 			return false
 		}
 	}
@@ -538,18 +522,18 @@ func contains(list []string, s string) bool {
 
 // topicsWithClass lists best's topic first, then every other analysed
 // topic whose rows are (almost) all of class c.
-func (a *analyzer) topicsWithClass(c Class, best *pairStats) []string {
-	names := []string{best.topic}
-	for _, p := range a.pairs {
-		if p.identity() || contains(names, p.topic) {
+func (d decider) topicsWithClass(c Class, best *PairSummary) []string {
+	names := []string{best.Topic}
+	for _, p := range d.pairs() {
+		if p.identity() || contains(names, p.Topic) {
 			continue
 		}
 		n := 0
-		for _, k := range p.classes {
+		for _, k := range p.Classes {
 			n += k
 		}
-		if n > 0 && 10*p.classes[c] >= 9*n {
-			names = append(names, p.topic)
+		if n > 0 && 10*p.Classes[string(c)] >= 9*n {
+			names = append(names, p.Topic)
 		}
 	}
 	return names
@@ -568,11 +552,11 @@ func joinNames(names []string) string {
 
 // filterNames is "rviz-laserscan filter", or "emulated filters (a, b)"
 // when the analysed topics use several presets.
-func (a *analyzer) filterNames(first string) string {
+func (d decider) filterNames(first string) string {
 	names := []string{first}
-	for _, p := range a.pairs {
-		if !p.identity() && !contains(names, p.preset) {
-			names = append(names, p.preset)
+	for _, p := range d.pairs() {
+		if !p.identity() && !contains(names, p.Consumer) {
+			names = append(names, p.Consumer)
 		}
 	}
 	if len(names) == 1 {
@@ -581,42 +565,14 @@ func (a *analyzer) filterNames(first string) string {
 	return "emulated filters (" + strings.Join(names, ", ") + ")"
 }
 
-// identity: the topic's frame is the target frame (odometry in odom):
-// there is no transform to check.
-func (p *pairStats) identity() bool { return p.frame == strings.TrimPrefix(p.target, "/") }
-
-// rows counts the pair's rows, every class.
-func (p *pairStats) rows() int {
-	n := 0
-	for _, c := range p.classes {
-		n += c
-	}
-	return n
-}
-
-// drops counts the pair's dropped messages, start-up drops left out once
-// a path to the target appeared.
-func (p *pairStats) drops() int {
-	n := 0
-	for k, c := range p.outcomes {
-		if strings.HasPrefix(k, "dropped_") {
-			n += c
-		}
-	}
-	if p.pathSeen {
-		n -= p.startupDrops
-	}
-	return n
-}
-
 // topicEvidence says why a default target is not odom, and adds one line
 // for start-up drops (emptyTopicsLead words
 // analysed topics without messages).
-func (a *analyzer) topicEvidence(v *Verdict) {
+func (d decider) topicEvidence(v *Verdict) {
 	// Which target the default chose, when it is not odom.
-	v.Evidence = append(v.Evidence, TargetEvidence(a.rep.Settings.TargetDecisions)...)
+	v.Evidence = append(v.Evidence, TargetEvidence(d.rep.Settings.TargetDecisions)...)
 	n, reset := 0, 0
-	for _, p := range a.rep.Pairs {
+	for _, p := range d.rep.Pairs {
 		n += p.StartupDrops - p.ResetDrops
 		reset += p.ResetDrops
 	}
@@ -624,7 +580,7 @@ func (a *analyzer) topicEvidence(v *Verdict) {
 		v.Evidence = append(v.Evidence, fmt.Sprintf("%s stamped before the first transform on %s path %s dropped at start-up (the sensors started before the tf tree): harmless, not counted as drops.", plural(n, "message"), map[bool]string{true: "its", false: "their"}[n == 1], wasWere(n)))
 	}
 	if reset > 0 {
-		v.Evidence = append(v.Evidence, fmt.Sprintf("%s %s dropped within the first %g s of sim time after a /clock jump back, while tf2's cleared buffer refilled (a start-up again, as after a simulator reset or a bag loop): harmless, not counted as drops.", plural(reset, "message"), wasWere(reset), a.rep.Settings.CacheTimeS))
+		v.Evidence = append(v.Evidence, fmt.Sprintf("%s %s dropped within the first %g s of sim time after a /clock jump back, while tf2's cleared buffer refilled (a start-up again, as after a simulator reset or a bag loop): harmless, not counted as drops.", plural(reset, "message"), wasWere(reset), d.rep.Settings.CacheTimeS))
 	}
 }
 
@@ -644,8 +600,8 @@ func countsText(m map[string]int) string {
 // their time, but a node without use_sim_time) and, in bags without
 // /clock, topics and links whose stamps are on another family than the
 // others. Each kind is one line, with a count and three examples.
-func (a *analyzer) otherClockEvidence(v *Verdict) {
-	r := &a.rep
+func (d decider) otherClockEvidence(v *Verdict) {
+	r := d.rep
 	var dyn reservoir
 	for _, l := range r.TFTree {
 		if !l.Static {
@@ -672,7 +628,7 @@ func (a *analyzer) otherClockEvidence(v *Verdict) {
 				len(names), fmtS(ref/1e9), examples(names)))
 		}
 	}
-	if a.hasClock {
+	if d.rep.Pass.HasClock {
 		return
 	}
 	var mixed []string
@@ -720,8 +676,8 @@ func skewName(s Skew) string {
 // instead of per topic), sim-time stamps without /clock (what that means
 // for replay), and a constant offset on every topic (machines out of sync,
 // or a bag re-recorded from a replay without --clock).
-func (a *analyzer) recorderClockEvidence(v *Verdict) {
-	r := &a.rep
+func (d decider) recorderClockEvidence(v *Verdict) {
+	r := d.rep
 	var sim, recSim, offset []string
 	var lags []lagSample
 	var simAge reservoir
@@ -744,10 +700,10 @@ func (a *analyzer) recorderClockEvidence(v *Verdict) {
 	}
 	if len(sim) > 0 {
 		what := "every stamped topic and tf link"
-		if n := a.stampedSeries(); len(sim) < n {
+		if n := d.stampedSeries(); len(sim) < n {
 			what = fmt.Sprintf("%d of %d stamped topics and tf links (%s)", len(sim), n, examples(sim))
 		}
-		if a.hasClock {
+		if d.rep.Pass.HasClock {
 			v.Evidence = append(v.Evidence, fmt.Sprintf("Stamps of %s are on sim time (/clock) and the recorder ran on wall time, normal for simulation: record time − stamp (%s) is not an age; the skew table marks them sim_time.", what, fmtS(simAge.median())))
 		} else {
 			v.Evidence = append(v.Evidence, fmt.Sprintf("Stamps of %s are %s behind record time and the bag has no /clock: it was recorded without /clock (sim time, or a publishing machine whose clock was never set). A replay cannot restore that clock: `ros2 bag play --clock` publishes record time (wall time here), so nodes on sim time see every stamp that far in the past; record /clock with the bag.", what, fmtS(simAge.median())))
@@ -761,7 +717,7 @@ func (a *analyzer) recorderClockEvidence(v *Verdict) {
 	}
 	med := offsets.median()
 	if allOffset && isYearLag(med) {
-		v.Evidence = append(v.Evidence, a.lagSentence("Every stamp", med, a.lagCause(lags)))
+		v.Evidence = append(v.Evidence, lagSentence(d.rep.Pass.StartNS, "Every stamp", med, lagCauseOf(d.sawReplayer(), lags)))
 		return
 	}
 	line := fmt.Sprintf("Record time − stamp is a constant offset on %s (%s): the recorder's clock and the publishers' differ (check chrony).", fmt.Sprintf("%d topics or links", len(offset)), examples(offset))
@@ -775,9 +731,9 @@ func (a *analyzer) recorderClockEvidence(v *Verdict) {
 }
 
 // stampedSeries counts the skew table's rows with samples.
-func (a *analyzer) stampedSeries() int {
+func (d decider) stampedSeries() int {
 	n := 0
-	for _, s := range a.rep.Skew {
+	for _, s := range d.rep.Skew {
 		if s.Count > 0 {
 			n++
 		}
@@ -787,14 +743,10 @@ func (a *analyzer) stampedSeries() int {
 
 // sawReplayer reports whether /rosout or /parameter_events name
 // rosbag2_player: the recording was made while a bag was replayed.
-func (a *analyzer) sawReplayer() bool {
-	for _, c := range a.checks {
-		if n, ok := c.(*nodeClockCheck); ok {
-			for _, name := range n.order {
-				if strings.Contains(name, "rosbag2_player") {
-					return true
-				}
-			}
+func (d decider) sawReplayer() bool {
+	for _, n := range d.rep.Nodes {
+		if isReplayer(n.Node) {
+			return true
 		}
 	}
 	return false
@@ -803,11 +755,11 @@ func (a *analyzer) sawReplayer() bool {
 // emptyTopicsLead puts analysed topics that were recorded without a
 // message in front of a healthy headline: the bag cannot show their clock,
 // and "no clock problem" would hide it.
-func (a *analyzer) emptyTopicsLead(v *Verdict, healthy bool) {
+func (d decider) emptyTopicsLead(v *Verdict, healthy bool) {
 	var empty []string
-	for _, ts := range a.topics.analysed() {
-		if ts.count == 0 {
-			empty = append(empty, ts.name)
+	for _, ts := range d.analysed() {
+		if ts.Messages == 0 {
+			empty = append(empty, ts.Topic)
 		}
 	}
 	if len(empty) == 0 {

@@ -16,10 +16,10 @@ import (
 // blames their clock for the drops instead of the tf publisher's rate.
 
 // aheadAges are the ages entries of kind ahead, in report order.
-func (a *analyzer) aheadAges() []*TopicAge {
+func (d decider) aheadAges() []*TopicAge {
 	var out []*TopicAge
-	for i := range a.rep.Ages {
-		if ag := &a.rep.Ages[i]; ag.Kind == AgeAhead {
+	for i := range d.rep.Ages {
+		if ag := &d.rep.Ages[i]; ag.Kind == AgeAhead {
 			out = append(out, ag)
 		}
 	}
@@ -58,9 +58,9 @@ func aheadBy(ags []*TopicAge) string {
 // is one of them and its messages are ahead of tf by at least half its
 // offset (medianDiffS: stamp − latest transform), so tf keeps the
 // recorder's time and the offset is what they wait for; false otherwise.
-func (a *analyzer) aheadDropsVerdict(v *Verdict, best *pairStats, unit string, medianDiffS float64) bool {
-	ags := a.aheadAges()
-	i := slices.IndexFunc(ags, func(ag *TopicAge) bool { return ag.Topic == best.topic })
+func (d decider) aheadDropsVerdict(v *Verdict, best *PairSummary, unit string, medianDiffS float64) bool {
+	ags := d.aheadAges()
+	i := slices.IndexFunc(ags, func(ag *TopicAge) bool { return ag.Topic == best.Topic })
 	if i < 0 || medianDiffS < aheadOf(ags[i])/2 {
 		return false
 	}
@@ -71,20 +71,20 @@ func (a *analyzer) aheadDropsVerdict(v *Verdict, best *pairStats, unit string, m
 		names = append(names, ag.Topic)
 	}
 	drops, topics := 0, map[string]bool{}
-	for _, p := range a.pairs {
-		if !ahead[p.topic] {
+	for _, p := range d.pairs() {
+		if !ahead[p.Topic] {
 			continue
 		}
 		drops += p.drops()
-		if p.typ != best.typ {
-			topics[p.topic] = true // several types: "messages"
+		if p.Type != best.Type {
+			topics[p.Topic] = true // several types: "messages"
 		}
 	}
 	noun := strings.TrimSuffix(unit, "s")
 	if len(topics) > 0 {
 		noun = "message"
 	}
-	subject := fmt.Sprintf("%s is stamped %s", best.topic, fmtS(aheadOf(ags[i])))
+	subject := fmt.Sprintf("%s is stamped %s", best.Topic, fmtS(aheadOf(ags[i])))
 	if len(names) > 1 {
 		subject = fmt.Sprintf("%s are stamped %s", joinNames(names), aheadBy(ags))
 	}

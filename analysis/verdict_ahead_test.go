@@ -148,7 +148,8 @@ func TestAheadDropsThreshold(t *testing.T) {
 		p := &pairStats{topic: tc.topic, typ: "sensor_msgs/msg/LaserScan", outcomes: map[string]int{"dropped_queue_full": 4, "passed": 1}}
 		a.pairs = []*pairStats{p}
 		var v Verdict
-		if got := a.aheadDropsVerdict(&v, p, "scans", tc.diffS); got != tc.want {
+		d := deciderOf(a)
+		if got := d.aheadDropsVerdict(&v, d.pairs()[0], "scans", tc.diffS); got != tc.want {
 			t.Errorf("%s at %.4f s: %v, want %v", tc.topic, tc.diffS, got, tc.want)
 		}
 		if tc.want && (v.Class != string(ClockSkew) || !strings.HasPrefix(v.Sentence, "4 scans were dropped because /scan is stamped 700.0 ms ahead")) {

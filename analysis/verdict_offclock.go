@@ -21,29 +21,29 @@ const VerdictSensorOnSystemClock = "sensor_on_system_clock"
 
 // simClock reports whether the bag's /clock runs sim time from its first
 // value to its last (not system time, as a re-recorded bag's /clock does).
-func (a *analyzer) simClock() bool {
-	c := a.clock
-	return a.hasClock && c.seen && family(c.firstNS) == 0 && family(c.lastNS) == 0
+func (d decider) simClock() bool {
+	c := d.rep.Pass
+	return c.HasClock && c.ClockSeen && family(c.ClockFirstNS) == 0 && family(c.ClockLastNS) == 0
 }
 
 // stampFamily is skewFamily against this bag's recorder.
-func (a *analyzer) stampFamily(s Skew) int { return skewFamily(s, family(a.startNS)) }
+func (d decider) stampFamily(s Skew) int { return skewFamily(s, family(d.rep.Pass.StartNS)) }
 
 // offClockTopics returns the analysed topics whose header stamps are on
 // system time while /clock runs sim time, each with its median record
 // time − stamp in seconds (from the skew table). Nil without /clock, or
 // when /clock itself carries system time (a re-recorded bag, whose /clock
 // is the first recording's record time).
-func (a *analyzer) offClockTopics() map[string]float64 {
-	if !a.simClock() {
+func (d decider) offClockTopics() map[string]float64 {
+	if !d.simClock() {
 		return nil
 	}
 	var out map[string]float64
-	for _, s := range a.rep.Skew {
+	for _, s := range d.rep.Skew {
 		if s.Link != "" || s.Count == 0 {
 			continue
 		}
-		if a.stampFamily(s) == 1 {
+		if d.stampFamily(s) == 1 {
 			if out == nil {
 				out = map[string]float64{}
 			}
@@ -57,20 +57,20 @@ func (a *analyzer) offClockTopics() map[string]float64 {
 // off /clock and tf cannot show it: at least a tenth of its rows (the
 // verdict's own share) static_only or no_transform, most rows of that
 // class first. Nil when there is none.
-func (a *analyzer) offClockPair() (*pairStats, Class) {
-	off := a.offClockTopics()
+func (d decider) offClockPair() (*PairSummary, Class) {
+	off := d.offClockTopics()
 	if len(off) == 0 {
 		return nil, ""
 	}
-	var best *pairStats
+	var best *PairSummary
 	var bestClass Class
 	bestN := 0
 	for _, c := range []Class{StaticOnly, NoTransform} {
-		for _, p := range a.pairs {
-			if _, ok := off[p.topic]; !ok || p.identity() {
+		for _, p := range d.pairs() {
+			if _, ok := off[p.Topic]; !ok || p.identity() {
 				continue
 			}
-			if n := p.classes[c]; n > bestN && 10*n >= p.rows() {
+			if n := p.Classes[string(c)]; n > bestN && 10*n >= p.rows() {
 				best, bestClass, bestN = p, c, n
 			}
 		}
@@ -80,38 +80,38 @@ func (a *analyzer) offClockPair() (*pairStats, Class) {
 
 // offClockVerdict words the headline for p, whose topic is off /clock on
 // a path of class c (static_only or no_transform).
-func (a *analyzer) offClockVerdict(v *Verdict, p *pairStats, c Class) {
-	off := a.offClockTopics()
-	lag := off[p.topic]
+func (d decider) offClockVerdict(v *Verdict, p *PairSummary, c Class) {
+	off := d.offClockTopics()
+	lag := off[p.Topic]
 	v.Class = VerdictSensorOnSystemClock
 	v.Sentence = fmt.Sprintf("%s is stamped with system time while /clock runs sim time: the %s ignores use_sim_time; set use_sim_time:=true on the node publishing %s.",
-		p.topic, publisherNoun(p.typ), p.topic)
+		p.Topic, publisherNoun(p.Type), p.Topic)
 	var names []string
-	for _, q := range a.pairs {
-		if _, ok := off[q.topic]; ok && !slices.Contains(names, q.topic) {
-			names = append(names, q.topic)
+	for _, q := range d.pairs() {
+		if _, ok := off[q.Topic]; ok && !slices.Contains(names, q.Topic) {
+			names = append(names, q.Topic)
 		}
 	}
 	if len(names) > 1 {
 		v.Sentence = fmt.Sprintf("%s are stamped with system time while /clock runs sim time: their drivers ignore use_sim_time; set use_sim_time:=true on the nodes publishing them.", joinNames(names))
 	}
-	c0, c1 := a.clock.firstNS, a.clock.lastNS
+	c0, c1 := d.rep.Pass.ClockFirstNS, d.rep.Pass.ClockLastNS
 	v.Evidence = append(v.Evidence, fmt.Sprintf("%s: header stamps follow the recorder's system clock (record time − stamp %s, median) while /clock runs %s .. %s.",
-		p.topic, fmtS(lag), fmtS(float64(c0)/1e9), fmtS(float64(c1)/1e9)))
+		p.Topic, fmtS(lag), fmtS(float64(c0)/1e9), fmtS(float64(c1)/1e9)))
 	switch c {
 	case StaticOnly:
 		v.Evidence = append(v.Evidence, fmt.Sprintf("Only static transforms link '%s' to '%s', and tf2 matches those at any time: the %s filter passes these messages here, but a consumer whose frame lies across a dynamic link (odom, map) waits for a transform at the message's stamp, ~1.79e9 s past sim time, that never comes, and drops it when the queue is full.",
-			p.frame, p.target, p.preset))
+			p.FrameID, p.TargetFrame, p.Consumer))
 	default:
-		v.Evidence = append(v.Evidence, fmt.Sprintf("No transform connects '%s' to '%s' in this bag, so tf cannot show the mismatch; /clock does.", p.frame, p.target))
+		v.Evidence = append(v.Evidence, fmt.Sprintf("No transform connects '%s' to '%s' in this bag, so tf cannot show the mismatch; /clock does.", p.FrameID, p.TargetFrame))
 	}
 	v.Commands = append(v.Commands, listUseSimTimeCmd, "ros2 topic echo /clock --once")
 }
 
 // offClockFinding reports whether the verdict's off-clock case applies,
 // for the findings (--fail-on clock-mismatch).
-func (a *analyzer) offClockFinding() bool {
-	p, _ := a.offClockPair()
+func (d decider) offClockFinding() bool {
+	p, _ := d.offClockPair()
 	return p != nil
 }
 
@@ -120,16 +120,16 @@ func (a *analyzer) offClockFinding() bool {
 // bag follows /clock: one clock everywhere else, so no row shows a
 // mismatch, yet a node started with use_sim_time:=true would follow that
 // /clock and find every stamp ~1.79e9 s ahead.
-func (a *analyzer) clockUnusedEvidence(v *Verdict) {
-	if !a.simClock() || v.Class == VerdictSensorOnSystemClock {
+func (d decider) clockUnusedEvidence(v *Verdict) {
+	if !d.simClock() || v.Class == VerdictSensorOnSystemClock {
 		return
 	}
 	system := false
-	for _, s := range a.rep.Skew {
+	for _, s := range d.rep.Skew {
 		if s.Count == 0 {
 			continue
 		}
-		if a.stampFamily(s) == 0 {
+		if d.stampFamily(s) == 0 {
 			return
 		}
 		system = true
@@ -137,7 +137,7 @@ func (a *analyzer) clockUnusedEvidence(v *Verdict) {
 	if !system {
 		return
 	}
-	c0, c1 := a.clock.firstNS, a.clock.lastNS
+	c0, c1 := d.rep.Pass.ClockFirstNS, d.rep.Pass.ClockLastNS
 	v.Evidence = append(v.Evidence, fmt.Sprintf("/clock runs sim time (%s .. %s) but every analysed topic and tf link is stamped with system time: no node in the bag follows /clock. If the robot was meant to run on sim time, no node has use_sim_time:=true; if not, something on this ROS domain publishes /clock (a simulator, or ros2 bag play --clock), and a node started with use_sim_time:=true would follow it and find every stamp ~1.79e9 s ahead.",
 		fmtS(float64(c0)/1e9), fmtS(float64(c1)/1e9)))
 }
@@ -145,18 +145,18 @@ func (a *analyzer) clockUnusedEvidence(v *Verdict) {
 // offClockEvidence names, under a headline about another fault, the
 // topics stamped with system time while /clock runs sim time on paths tf
 // cannot judge (they need the same fix, and no row shows them).
-func (a *analyzer) offClockEvidence(v *Verdict) {
+func (d decider) offClockEvidence(v *Verdict) {
 	if v.Class == VerdictSensorOnSystemClock {
 		return
 	}
-	off := a.offClockTopics()
+	off := d.offClockTopics()
 	var names []string
-	for _, p := range a.pairs {
-		if _, ok := off[p.topic]; !ok || p.identity() || slices.Contains(names, p.topic) || strings.Contains(v.Sentence, p.topic) {
+	for _, p := range d.pairs() {
+		if _, ok := off[p.Topic]; !ok || p.identity() || slices.Contains(names, p.Topic) || strings.Contains(v.Sentence, p.Topic) {
 			continue
 		}
-		if judged := p.classes[StaticOnly] + p.classes[NoTransform]; 10*judged >= p.rows() && judged > 0 {
-			names = append(names, p.topic)
+		if judged := p.Classes[string(StaticOnly)] + p.Classes[string(NoTransform)]; 10*judged >= p.rows() && judged > 0 {
+			names = append(names, p.Topic)
 		}
 	}
 	if len(names) == 0 {

@@ -108,7 +108,7 @@ func TestOffClockTopics(t *testing.T) {
 	} {
 		a := &analyzer{hasClock: tc.hasClock, clock: &clockState{seen: tc.seen, firstNS: tc.clockLo, lastNS: tc.clockHi}, startNS: tc.recorder}
 		a.rep.Skew = rows
-		got := a.offClockTopics()
+		got := deciderOf(a).offClockTopics()
 		if len(got) != len(tc.want) {
 			t.Errorf("%s: %v, want %v", tc.name, got, tc.want)
 			continue
@@ -169,10 +169,10 @@ func TestOffClockPairShare(t *testing.T) {
 		a := &analyzer{hasClock: true, clock: &clockState{seen: true, firstNS: 120e9, lastNS: 150e9}, startNS: 1_790_000_000e9}
 		a.rep.Skew = []Skew{{Topic: "/scan", Count: 5, MedianS: 0.002}, {Topic: "/imu", Count: 5, MedianS: 0.002}}
 		a.pairs = tc.pairs
-		p, _ := a.offClockPair()
+		p, _ := deciderOf(a).offClockPair()
 		got := ""
 		if p != nil {
-			got = p.topic
+			got = p.Topic
 		}
 		if got != tc.want {
 			t.Errorf("%s: %q, want %q", tc.name, got, tc.want)
@@ -198,7 +198,7 @@ func TestOffClockEvidenceShare(t *testing.T) {
 		a.rep.Skew = []Skew{{Topic: "/imu", Count: 5, MedianS: 0.002}}
 		a.pairs = []*pairStats{{topic: "/imu", frame: "imu_link", target: "odom", classes: tc.classes}}
 		v := Verdict{Class: string(LaserOnSystemClock), Sentence: "The laser driver publishes /scan with system time"}
-		a.offClockEvidence(&v)
+		deciderOf(a).offClockEvidence(&v)
 		if got := containsSub(v.Evidence, "/imu: stamped with system time while /clock runs sim time"); got != tc.want {
 			t.Errorf("%s: named %v, want %v (%q)", tc.name, got, tc.want, v.Evidence)
 		}

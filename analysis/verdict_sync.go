@@ -10,8 +10,8 @@ const VerdictSync = "sync"
 // never fires leads a healthy headline ("no clock problem" would hide a
 // callback that is never called); otherwise each is an evidence line, as
 // is a steady offset's pose cost.
-func (a *analyzer) syncLead(v *Verdict, healthy bool) {
-	for _, f := range a.rep.Findings {
+func (d decider) syncLead(v *Verdict, healthy bool) {
+	for _, f := range d.rep.Findings {
 		if f.Kind != finding.Sync {
 			continue
 		}
@@ -23,5 +23,5 @@ func (a *analyzer) syncLead(v *Verdict, healthy bool) {
 		}
 		v.Evidence = append(v.Evidence, f.Sentence)
 	}
-	v.Evidence = append(v.Evidence, syncCostEvidence(a.rep.Sync)...)
+	v.Evidence = append(v.Evidence, syncCostEvidence(d.rep.Sync)...)
 }

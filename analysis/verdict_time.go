@@ -10,27 +10,27 @@ const maxTimeEvidence = 3
 
 // aheadFinding reports whether a topic's stamps run ahead of the
 // recorder's clock (ages of kind ahead): a "skew" finding.
-func (a *analyzer) aheadFinding() bool {
-	return len(a.aheadAges()) > 0
+func (d decider) aheadFinding() bool {
+	return len(d.aheadAges()) > 0
 }
 
 // clockFaultFinding says whether a time finding is a fault of a clock (a
 // confirmed step, or stamps ahead of the recorder), not of delivery.
-func (a *analyzer) clockFaultFinding() bool {
-	for _, st := range a.rep.ClockSteps {
+func (d decider) clockFaultFinding() bool {
+	for _, st := range d.rep.ClockSteps {
 		if st.Confirmed {
 			return true
 		}
 	}
-	return a.aheadFinding()
+	return d.aheadFinding()
 }
 
 // timeSentences are the time checks' sentences, most important first: a
 // clock step breaks every duration, a node stuck at 0 does nothing, a wall
 // timer runs at the wrong rate, stale data is dropped; a constant age is a
 // remark.
-func (a *analyzer) timeSentences() (findings, remarks []string) {
-	r := &a.rep
+func (d decider) timeSentences() (findings, remarks []string) {
+	r := d.rep
 	add := func(list []string, s string, n *int) []string {
 		*n++
 		if *n <= maxTimeEvidence {
@@ -59,7 +59,7 @@ func (a *analyzer) timeSentences() (findings, remarks []string) {
 			findings = add(findings, fmt.Sprintf("%s (%.1f Hz in wall time, %.1f Hz in sim time; confidence %.2f)", t.Sentence, t.WallRateHz, t.SimRateHz, t.Confidence), &n)
 		}
 	}
-	if ags := a.aheadAges(); len(ags) > 0 {
+	if ags := d.aheadAges(); len(ags) > 0 {
 		findings = append(findings, aheadGroupSentence(ags))
 	}
 	n = 0
@@ -77,15 +77,15 @@ func (a *analyzer) timeSentences() (findings, remarks []string) {
 // timeLead puts the time checks into the verdict: the first finding leads
 // when the rows found nothing (lead), the rest are evidence. It reports
 // whether it took the lead.
-func (a *analyzer) timeLead(v *Verdict, lead bool) bool {
-	findings, remarks := a.timeSentences()
+func (d decider) timeLead(v *Verdict, lead bool) bool {
+	findings, remarks := d.timeSentences()
 	led := false
 	if lead && len(findings) > 0 {
 		v.Evidence = append(v.Evidence, "Sensor topics and tf: "+demoted(v.Sentence))
 		v.Sentence = findings[0]
 		findings = findings[1:]
 		led = true
-		if cmds := a.timeLeadCommands(); len(cmds) > 0 {
+		if cmds := d.timeLeadCommands(); len(cmds) > 0 {
 			v.Commands = cmds
 		}
 	}
@@ -97,15 +97,15 @@ func (a *analyzer) timeLead(v *Verdict, lead bool) bool {
 // stuckZeroWording corrects the zero-stamp verdict when every topic stamped
 // 0 stays at 0 its whole life: those nodes did not publish "before" /clock,
 // they never had it.
-func (a *analyzer) stuckZeroWording(v *Verdict) {
+func (d decider) stuckZeroWording(v *Verdict) {
 	whole := map[string]bool{}
-	for _, z := range a.rep.StuckZero {
+	for _, z := range d.rep.StuckZero {
 		if z.Kind == StuckWholeLife {
 			whole[z.Topic] = true
 		}
 	}
-	for _, p := range a.pairs {
-		if p.classes[ZeroStamp] > 0 && !whole[p.topic] {
+	for _, p := range d.pairs() {
+		if p.Classes[string(ZeroStamp)] > 0 && !whole[p.Topic] {
 			return
 		}
 	}

@@ -46,7 +46,7 @@ func TestTimeSentencesBoundary(t *testing.T) {
 			[]string{"jump 0.", "jump 1.", "jump 2.", "offset 0.", "offset 1.", "offset 2.", "offset 3."}},
 	} {
 		a := &analyzer{rep: verdictTimeReport(tc.n)}
-		findings, remarks := a.timeSentences()
+		findings, remarks := deciderOf(a).timeSentences()
 		if !reflect.DeepEqual(findings, tc.findings) || !reflect.DeepEqual(remarks, tc.remarks) {
 			t.Errorf("%d of each:\nfindings %q\n    want %q\nremarks %q\n   want %q", tc.n, findings, tc.findings, remarks, tc.remarks)
 		}
@@ -68,7 +68,7 @@ func TestTimeFindingsEach(t *testing.T) {
 		{"one stuck topic", Report{StuckZero: two.StuckZero[:1]}, []string{failOnStuckZero}},
 	} {
 		a := &analyzer{rep: tc.rep}
-		if got := finding.Categories(a.collectFindings()); !reflect.DeepEqual(got, tc.want) {
+		if got := finding.Categories(collectFindings(reportOf(a))); !reflect.DeepEqual(got, tc.want) {
 			t.Errorf("%s: %q, want %q", tc.name, got, tc.want)
 		}
 	}
@@ -96,7 +96,7 @@ func TestTimeLeadCommandsEach(t *testing.T) {
 			[]string{"ros2 topic delay /s1", "ros2 topic info /s1 --verbose"}},
 	} {
 		a := &analyzer{rep: tc.rep}
-		if got := a.timeLeadCommands(); !reflect.DeepEqual(got, tc.want) {
+		if got := deciderOf(a).timeLeadCommands(); !reflect.DeepEqual(got, tc.want) {
 			t.Errorf("%s: %q, want %q", tc.name, got, tc.want)
 		}
 	}
@@ -122,7 +122,7 @@ func TestTimeLeadTakes(t *testing.T) {
 	} {
 		a := &analyzer{rep: tc.rep}
 		v := Verdict{Sentence: "All is well.", Commands: []string{"tf2_echo"}}
-		led := a.timeLead(&v, tc.lead)
+		led := deciderOf(a).timeLead(&v, tc.lead)
 		if led != tc.led || !reflect.DeepEqual(v, tc.want) {
 			t.Errorf("%s: led %v, %+v; want %v, %+v", tc.name, led, v, tc.led, tc.want)
 		}
@@ -152,7 +152,7 @@ func TestStuckZeroWordingWhole(t *testing.T) {
 		a := &analyzer{pairs: tc.pairs}
 		a.rep.StuckZero = tc.stuck
 		v := Verdict{Sentence: before}
-		a.stuckZeroWording(&v)
+		deciderOf(a).stuckZeroWording(&v)
 		if v.Sentence != tc.want {
 			t.Errorf("%s: %q, want %q", tc.name, v.Sentence, tc.want)
 		}

@@ -4,8 +4,8 @@ package analysis
 // leads the verdict, in timeSentences' order (a clock step, a topic stuck
 // at 0, a wall timer, stale data): the tf2_echo of a healthy sensor does
 // not confirm any of them.
-func (a *analyzer) timeLeadCommands() []string {
-	r := &a.rep
+func (d decider) timeLeadCommands() []string {
+	r := d.rep
 	for _, st := range r.ClockSteps {
 		if st.Confirmed {
 			// The machine's time service logs when it stepped the clock.

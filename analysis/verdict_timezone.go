@@ -42,11 +42,11 @@ func zoneSkewSentence(topic, link string, medianDiffS float64) string {
 // timeZoneEvidence adds zoneLine for a topic or link whose stamps sit at
 // a constant offset from record time (the skew table), once, unless the
 // headline is about a time-zone step already.
-func (a *analyzer) timeZoneEvidence(v *Verdict) {
+func (d decider) timeZoneEvidence(v *Verdict) {
 	if strings.Contains(v.Sentence, "time-zone step") {
 		return
 	}
-	for _, s := range a.rep.Skew {
+	for _, s := range d.rep.Skew {
 		if s.Kind == SkewConstantOffset && zoneOffset(s.MedianS) {
 			v.Evidence = append(v.Evidence, zoneLine(fmt.Sprintf("%s: record time − stamp is %s", skewName(s), fmtDur(s.MedianS)), s.MedianS))
 			v.Commands = append(v.Commands, "timedatectl")

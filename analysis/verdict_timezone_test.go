@@ -67,12 +67,12 @@ func TestTimeZoneEvidence(t *testing.T) {
 	a := &analyzer{}
 	a.rep.Skew = []Skew{{Topic: "/gps", Count: 9, MedianS: -3600.2, Kind: SkewConstantOffset}, {Topic: "/imu", Count: 9, MedianS: 7200, Kind: SkewConstantOffset}, {Topic: "/cam", Count: 9, MedianS: 3600, Kind: SkewJitter}}
 	v := Verdict{Sentence: "/scan and tf are on the same clock"}
-	a.timeZoneEvidence(&v)
+	deciderOf(a).timeZoneEvidence(&v)
 	if len(v.Evidence) != 1 || !strings.HasPrefix(v.Evidence[0], "/gps: record time − stamp is -60.0 min: 1 h to within a second, a whole time-zone step") || !containsSub(v.Commands, "timedatectl") {
 		t.Errorf("evidence %q commands %q", v.Evidence, v.Commands)
 	}
 	v = Verdict{Sentence: "x are 3 h apart: a time-zone step, not drift"}
-	a.timeZoneEvidence(&v)
+	deciderOf(a).timeZoneEvidence(&v)
 	if len(v.Evidence) != 0 {
 		t.Errorf("evidence under a zone headline: %q", v.Evidence)
 	}

@@ -43,7 +43,7 @@ func TestTreeFramesBoundary(t *testing.T) {
 		{3, []string{"map", "odom", "base_link"}},
 		{4, []string{"map", "odom", "base_link"}},
 	} {
-		names, total := a.treeFrames(tc.max)
+		names, total := deciderOf(a).treeFrames(tc.max)
 		if !reflect.DeepEqual(names, tc.want) || total != 3 {
 			t.Errorf("treeFrames(%d) = %q, %d; want %q, 3", tc.max, names, total, tc.want)
 		}
@@ -80,7 +80,7 @@ func TestSameClockTopicsBoundary(t *testing.T) {
 		{"five names counted", []*pairStats{pairWith("/b", SameClock, 1, 0), pairWith("/c", SameClock, 1, 0), pairWith("/d", SameClock, 1, 0), pairWith("/e", SameClock, 1, 0)}, "/a, /b, /c and 2 other topics"},
 	} {
 		a := &analyzer{pairs: tc.pairs}
-		if got := a.sameClockTopics("/a"); got != tc.want {
+		if got := deciderOf(a).sameClockTopics("/a"); got != tc.want {
 			t.Errorf("%s: sameClockTopics = %q, want %q", tc.name, got, tc.want)
 		}
 	}
@@ -101,7 +101,8 @@ func TestTopicsWithClassBoundary(t *testing.T) {
 		{"8 of 10", pairWith("/b", LaserOnSystemClock, 2, 8), []string{"/a"}},
 	} {
 		a := &analyzer{pairs: []*pairStats{best, tc.p}}
-		if got := a.topicsWithClass(LaserOnSystemClock, best); !reflect.DeepEqual(got, tc.want) {
+		d := deciderOf(a)
+		if got := d.topicsWithClass(LaserOnSystemClock, d.pairs()[0]); !reflect.DeepEqual(got, tc.want) {
 			t.Errorf("%s: topicsWithClass = %q, want %q", tc.name, got, tc.want)
 		}
 	}
@@ -115,18 +116,18 @@ func TestCountedOnlyBoundary(t *testing.T) {
 		{name: "/empty", role: roleStamped, count: 0},
 		{name: "/one", role: roleStamped, count: 1},
 	}
-	if got := a.analysedWithMessages(); !reflect.DeepEqual(got, []string{"/one"}) {
+	if got := deciderOf(a).analysedWithMessages(); !reflect.DeepEqual(got, []string{"/one"}) {
 		t.Errorf("analysedWithMessages = %q, want [/one]", got)
 	}
 	a.rep.Skew = []Skew{{Topic: "/empty", Count: 0}, {Topic: "/one", Count: 1}}
-	if got := a.stampedSeries(); got != 1 {
+	if got := deciderOf(a).stampedSeries(); got != 1 {
 		t.Errorf("stampedSeries = %d, want 1", got)
 	}
 	a.pairs = []*pairStats{
 		{topic: "/none", outcomes: map[string]int{"dropped_empty_frame": 0, "passed": 3}},
 		{topic: "/one", outcomes: map[string]int{"dropped_empty_frame": 1}},
 	}
-	if topics, n := a.emptyFrameTopics(); !reflect.DeepEqual(topics, []string{"/one"}) || n != 1 {
+	if topics, n := deciderOf(a).emptyFrameTopics(); !reflect.DeepEqual(topics, []string{"/one"}) || n != 1 {
 		t.Errorf("emptyFrameTopics = %q, %d; want [/one], 1", topics, n)
 	}
 }
@@ -152,7 +153,7 @@ func TestStaticOtherClockBoundary(t *testing.T) {
 		a := &analyzer{hasClock: true}
 		a.rep.TFTree = tc.links
 		var v Verdict
-		a.otherClockEvidence(&v)
+		deciderOf(a).otherClockEvidence(&v)
 		switch {
 		case tc.want == "" && len(v.Evidence) != 0:
 			t.Errorf("%s: evidence %q, want none", tc.name, v.Evidence)
@@ -171,7 +172,7 @@ func TestMixedClockKindOnly(t *testing.T) {
 		{Topic: "/imu", Kind: SkewDifferentClock, Count: 10, MedianS: 1.7e9},
 	}
 	var v Verdict
-	a.otherClockEvidence(&v)
+	deciderOf(a).otherClockEvidence(&v)
 	if len(v.Evidence) != 1 || !strings.HasPrefix(v.Evidence[0], "/imu: header stamps are") {
 		t.Errorf("evidence %q, want one line naming /imu alone", v.Evidence)
 	}
@@ -196,7 +197,7 @@ func TestAllOffsetSampleBoundary(t *testing.T) {
 			{Topic: "/imu", Kind: SkewJitter, Count: tc.count, MedianS: 0.01},
 		}
 		var v Verdict
-		a.recorderClockEvidence(&v)
+		deciderOf(a).recorderClockEvidence(&v)
 		got := strings.Contains(strings.Join(v.Evidence, "\n"), every)
 		if got != tc.every {
 			t.Errorf("other row with %d samples: %q; want %q there: %v", tc.count, v.Evidence, every, tc.every)
@@ -219,7 +220,7 @@ func TestEmptyFrameCommandsBoundary(t *testing.T) {
 		{[]string{"/a", "/b", "/c", "/d"}, 3},
 	} {
 		var v Verdict
-		(&analyzer{}).emptyFrameSentence(&v, tc.topics, 10)
+		deciderOf(&analyzer{}).emptyFrameSentence(&v, tc.topics, 10)
 		if len(v.Commands) != tc.want || v.Commands[0] != "ros2 topic echo /a --field header.frame_id --once" {
 			t.Errorf("%d topics: commands %q, want %d starting with /a's echo", len(tc.topics), v.Commands, tc.want)
 		}
@@ -238,7 +239,7 @@ func TestClockRateBoundary(t *testing.T) {
 		a := &analyzer{}
 		a.rep.ClockRate = &ClockRate{RealTimeFactor: tc.rtf}
 		var v Verdict
-		a.jumpEvidence(&v)
+		deciderOf(a).jumpEvidence(&v)
 		got := strings.Contains(strings.Join(v.Evidence, "\n"), "/clock runs at")
 		if got != tc.want {
 			t.Errorf("real-time factor %g: evidence %q, want a rate line: %v", tc.rtf, v.Evidence, tc.want)
