@@ -152,7 +152,7 @@ func TestROS1PeakRSS(t *testing.T) {
 	}
 	const largestMessage = 8 << 10
 	limitKB := int64((64<<20 + largestMessage) / 1024)
-	for _, comp := range []string{"none", "lz4"} {
+	for _, comp := range []string{"none", "lz4", "bz2"} {
 		for _, seconds := range []int{ros1Seconds, long} {
 			bag := ros1Bag(t, comp, seconds)
 			for _, mode := range []string{"read", "analyze"} {

@@ -63,7 +63,8 @@ func clockStamp(sec, nsec uint32) string { return fmt.Sprintf("clock %d.%09d", s
 // TestROS1AgainstFoxglove reads bags written by Debian's rosbag library
 // (no compression, bz2 and lz4 chunks; one connection per topic as
 // python's Bag.write makes them, and one per topic and callerid as rosbag
-// record does, with two latched /tf_static publishers) with bagclock's
+// record does, with two latched /tf_static publishers; /tf as the legacy
+// tf/tfMessage, scans stamped 0, scans on system time) with bagclock's
 // reader and ROS 1 deserializer, with Foxglove's @foxglove/rosbag and with
 // rosbag itself, and requires the same connections (type, md5sum,
 // callerid, latching, message count) and, per connection, the same
@@ -92,50 +93,58 @@ func clockStamp(sec, nsec uint32) string { return fmt.Sprintf("clock %d.%09d", s
 // checked here to be exactly the full bag's, connection by connection.
 func TestROS1AgainstFoxglove(t *testing.T) {
 	if testing.Short() {
-		t.Skip("runs node and python on six generated bags")
+		t.Skip("runs node and python on nine generated bags")
 	}
 	python, script := rosbagPeer(t)
 	fox := foxglovePeer(t)
 	dir := t.TempDir()
+	type bagCase struct{ scenario, comp string }
+	var cases []bagCase
 	for _, scenario := range []string{"healthy", "several_connections"} {
 		for _, comp := range []string{"none", "bz2", "lz4"} {
-			t.Run(scenario+"/"+comp, func(t *testing.T) {
-				bag := filepath.Join(dir, scenario+"-"+comp+".bag")
-				active := bag + ".active"
-				if out, err := exec.Command(python, script, "write", bag, comp, scenario, active).CombinedOutput(); err != nil {
-					t.Fatalf("rosbag write: %v\n%s", err, out)
-				}
-				ours := readBagclock(t, bag)
-				peer := readFoxglove(t, fox, bag)
-				debian := readRosbag(t, python, script, bag)
-				if n := countMessages(ours); n < 1000 {
-					t.Fatalf("bagclock read only %d messages", n)
-				}
-				compareReadings(t, "@foxglove/rosbag", ours, peer, true)
-				compareReadings(t, "Debian's rosbag", ours, debian, false)
-				compareReadings(t, "@foxglove/rosbag against Debian's rosbag:", debian, peer, true)
-				checkLayout(t, scenario, ours)
-				if n := reorderedTies(ours, peer); n > 0 {
-					t.Logf("@foxglove/rosbag yields %d messages in another order than the file's among equal record times", n)
-				}
-
-				if err := runFoxglove(fox, active, new(bytes.Buffer)); err == nil {
-					t.Errorf("@foxglove/rosbag read the unindexed %s; the test's account of the difference is stale", filepath.Base(active))
-				}
-				if err := exec.Command(python, script, "dump", active).Run(); err == nil {
-					t.Errorf("Debian's rosbag read the unindexed %s; the test's account of the difference is stale", filepath.Base(active))
-				}
-				recovered := readBagclock(t, active)
-				if n := countMessages(recovered); n == 0 || n >= countMessages(ours) {
-					t.Errorf("active copy: bagclock recovered %d of %d messages", n, countMessages(ours))
-				}
-				for k, got := range recovered.msgs {
-					if want := ours.msgs[k]; len(got) > len(want) || !slices.Equal(got, want[:len(got)]) {
-						t.Errorf("active copy, %s from %s: %d messages are not a prefix of the full bag's %d", k.Topic, k.Callerid, len(got), len(want))
-					}
-				}
-			})
+			cases = append(cases, bagCase{scenario, comp})
 		}
+	}
+	// The other scenarios the ROS 1 tests write, once each.
+	cases = append(cases, bagCase{"legacy_tf", "bz2"}, bagCase{"zero_stamps", "lz4"}, bagCase{"scan_on_system_time", "none"})
+	for _, tc := range cases {
+		scenario, comp := tc.scenario, tc.comp
+		t.Run(scenario+"/"+comp, func(t *testing.T) {
+			bag := filepath.Join(dir, scenario+"-"+comp+".bag")
+			active := bag + ".active"
+			if out, err := exec.Command(python, script, "write", bag, comp, scenario, active).CombinedOutput(); err != nil {
+				t.Fatalf("rosbag write: %v\n%s", err, out)
+			}
+			ours := readBagclock(t, bag)
+			peer := readFoxglove(t, fox, bag)
+			debian := readRosbag(t, python, script, bag)
+			if n := countMessages(ours); n < 1000 {
+				t.Fatalf("bagclock read only %d messages", n)
+			}
+			compareReadings(t, "@foxglove/rosbag", ours, peer, true)
+			compareReadings(t, "Debian's rosbag", ours, debian, false)
+			compareReadings(t, "@foxglove/rosbag against Debian's rosbag:", debian, peer, true)
+			checkLayout(t, scenario, ours)
+			if n := reorderedTies(ours, peer); n > 0 {
+				t.Logf("@foxglove/rosbag yields %d messages in another order than the file's among equal record times", n)
+			}
+
+			if err := runFoxglove(fox, active, new(bytes.Buffer)); err == nil {
+				t.Errorf("@foxglove/rosbag read the unindexed %s; the test's account of the difference is stale", filepath.Base(active))
+			}
+			if err := exec.Command(python, script, "dump", active).Run(); err == nil {
+				t.Errorf("Debian's rosbag read the unindexed %s; the test's account of the difference is stale", filepath.Base(active))
+			}
+			recovered := readBagclock(t, active)
+			if n := countMessages(recovered); n == 0 || n >= countMessages(ours) {
+				t.Errorf("active copy: bagclock recovered %d of %d messages", n, countMessages(ours))
+			}
+			for k, got := range recovered.msgs {
+				if want := ours.msgs[k]; len(got) > len(want) || !slices.Equal(got, want[:len(got)]) {
+					t.Errorf("active copy, %s from %s: %d messages are not a prefix of the full bag's %d", k.Topic, k.Callerid, len(got), len(want))
+				}
+			}
+		})
 	}
 }
 
