@@ -82,6 +82,10 @@ func isType(typ, want string) bool {
 
 // Analyze replays bag and streams rows to sink (which may be nil).
 //
+// The report comes back without a verdict (Report.Verdict and
+// Summary.Verdict empty): the caller decides it from the finished report
+// (package analysis/verdict), so that data flows analysis → verdict.
+//
 // One pass over the bag in record order (after a short look-ahead over the
 // first seconds of /tf and /tf_static that picks default target frames);
 // memory is bounded by the tf cache window, the filters' queues and fixed
@@ -102,13 +106,9 @@ func Analyze(bag *bagread.Bag, cfg Config, sink ScanSink) (*Report, error) {
 	}
 	err = a.run()
 	rep := a.finish()
-	nameNodes(rep, a.topics.hasRole(roleParamEvents))
 	if bag.Storage == bagread.StorageROS1 {
-		ros1Advice(rep, bag)
+		ros1Publishers(rep, bag)
 	}
-	// Both reword the sentence (the node's name, ROS 1's advice): the
-	// summary, which the scan index shows, says the same.
-	rep.Summary.Verdict = rep.Verdict.Sentence
 	assessDamage(rep, bag)
 	// finish hands the filters' last rows to the sink: its error counts
 	// as much as one during the pass.

@@ -53,7 +53,7 @@ func analyzeBag(t *testing.T, dir string, cfg Config, sink func(*ScanRow) error)
 		t.Fatal(err)
 	}
 	defer bag.Close()
-	rep, err := Analyze(bag, cfg, sink)
+	rep, err := analyzeFinished(bag, cfg, sink)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -50,7 +50,8 @@ type Damage struct {
 
 // assessDamage fills rep.Damage from the bag's completeness and the
 // analysis's skipped messages, removes restatements of a cut from
-// rep.Bag.Problems, and puts the damage in front of the verdict.
+// rep.Bag.Problems, and adds a damaged bag's finding (damageWording puts
+// the damage in front of the verdict).
 func assessDamage(rep *Report, bag *bagread.Bag) {
 	c := bag.Completeness()
 	d := Damage{
@@ -172,29 +173,43 @@ func assessDamage(rep *Report, bag *bagread.Bag) {
 	}
 	rep.Bag.Problems = kept
 
-	if d.Status == DamageOK {
-		rep.Verdict.Evidence = append(rep.Verdict.Evidence, d.Notes...)
-		return
-	}
-	lead := strings.ToUpper(d.Headline[:1]) + d.Headline[1:]
-	switch d.Status {
-	case DamageUnreadable:
-		rep.Verdict.Sentence = lead + ": there is nothing to analyse."
-	default:
-		rep.Verdict.Sentence = lead + ". What follows rests on what is present: " + rep.Verdict.Sentence
-	}
-	rep.Verdict.Evidence = append(append([]string{}, d.Notes[1:]...), rep.Verdict.Evidence...)
-	rep.Summary.Verdict = rep.Verdict.Sentence
 	if d.Status == DamageDamaged {
 		rep.Findings = append(rep.Findings, finding.Normalize(finding.Finding{Kind: finding.Damage, Detail: d.Status, Check: "damage", Severity: finding.Error,
 			Confidence: finding.Confidence{Level: finding.High, Basis: strings.Join(d.Notes, " ")},
 			Numbers: []finding.Number{finding.N("messages_present", float64(d.MessagesPresent), "messages"),
 				finding.N("messages_recorded", float64(d.MessagesRecorded), "messages"), finding.N("skipped", float64(d.SkippedMessages), "messages")},
-			Sentence: lead + ".",
+			Sentence: damageLead(&d) + ".",
 		}))
 		finding.Sort(rep.Findings)
 		rep.Summary.Findings = finding.Categories(rep.Findings)
 	}
+}
+
+// damageLead is a damaged or unreadable bag's headline as a sentence's start.
+func damageLead(d *Damage) string {
+	return strings.ToUpper(d.Headline[:1]) + d.Headline[1:]
+}
+
+// damageWording puts the report's damage in front of v: the notes of a
+// complete bag as evidence; a damaged bag's headline before the sentence,
+// an unreadable one's instead of it.
+func damageWording(v *Verdict, rep *Report) {
+	d := rep.Damage
+	if d == nil {
+		return
+	}
+	if d.Status == DamageOK {
+		v.Evidence = append(v.Evidence, d.Notes...)
+		return
+	}
+	lead := damageLead(d)
+	switch d.Status {
+	case DamageUnreadable:
+		v.Sentence = lead + ": there is nothing to analyse."
+	default:
+		v.Sentence = lead + ". What follows rests on what is present: " + v.Sentence
+	}
+	v.Evidence = append(append([]string{}, d.Notes[1:]...), v.Evidence...)
 }
 
 func nonNil(s []string) []string {

@@ -14,7 +14,8 @@ import (
 // memory so that every count is exact.
 
 // damageBoundsAssess runs assessDamage on bag with the given skipped
-// count and reader problems, behind a verdict "V."
+// count and reader problems, then puts the damage in front of a verdict
+// "V."
 func damageBoundsAssess(bag *bagread.Bag, skipped int, problems ...string) *Report {
 	rep := &Report{}
 	rep.Summary.Skipped = skipped
@@ -22,6 +23,8 @@ func damageBoundsAssess(bag *bagread.Bag, skipped int, problems ...string) *Repo
 	rep.Verdict.Sentence = "V."
 	rep.Verdict.Evidence = []string{"E."}
 	assessDamage(rep, bag)
+	damageWording(&rep.Verdict, rep)
+	rep.Summary.Verdict = rep.Verdict.Sentence
 	return rep
 }
 

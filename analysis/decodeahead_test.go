@@ -76,7 +76,7 @@ func TestDecodeAheadStops(t *testing.T) {
 		}
 		boom := fmt.Errorf("disk full %d", i)
 		n := 0
-		_, err = Analyze(bag, Config{}, func(*ScanRow) error {
+		_, err = analyzeFinished(bag, Config{}, func(*ScanRow) error {
 			if n++; n > i {
 				return boom
 			}

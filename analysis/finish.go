@@ -10,7 +10,8 @@ import (
 
 // finish lets the filters decide what they still hold, then the clock,
 // the rows and every check (in rank order) write their parts of the
-// report; findings and the verdict come last, from the whole report.
+// report; findings come last, from the whole report. The verdict is not
+// the analysis's: the caller decides it from the finished report.
 func (a *analyzer) finish() *Report {
 	a.rows.finishFilters(a)
 	a.clock.finish(a)
@@ -46,15 +47,13 @@ func (a *analyzer) finish() *Report {
 	r.Pass = a.passFacts()
 	r.Findings = collectFindings(r)
 	s.Findings = finding.Categories(r.Findings)
-	r.Verdict = decide(r)
-	s.Verdict = r.Verdict.Sentence
 	return r
 }
 
 // passFacts are the facts of the pass the verdict reads beyond the
 // report's other fields.
 func (a *analyzer) passFacts() PassFacts {
-	f := PassFacts{StartNS: a.startNS, HasClock: a.hasClock}
+	f := PassFacts{StartNS: a.startNS, HasClock: a.hasClock, ParamEvents: a.topics.hasRole(roleParamEvents)}
 	if c := a.clock; c != nil {
 		f.ClockSeen, f.ClockFirstNS, f.ClockLastNS = c.seen, c.firstNS, c.lastNS
 	}

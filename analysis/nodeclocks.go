@@ -166,7 +166,8 @@ func btoi(b bool) int {
 // for use_sim_time on some node, it names the node(s) the bag shows with
 // use_sim_time=false and turns the placeholder commands into real ones, or
 // says plainly that the bag cannot tell.
-func nameNodes(rep *Report, hasParamEvents bool) {
+func nameNodes(v *Verdict, rep *Report) {
+	hasParamEvents := rep.Pass.ParamEvents
 	var off, on []NodeClock
 	for _, n := range rep.Nodes {
 		switch n.UseSimTime {
@@ -176,7 +177,6 @@ func nameNodes(rep *Report, hasParamEvents bool) {
 			on = append(on, n)
 		}
 	}
-	v := &rep.Verdict
 	asks := strings.Contains(v.Sentence, "use_sim_time:=true")
 	line := ""
 	if len(off) > 0 && len(on) > 0 {

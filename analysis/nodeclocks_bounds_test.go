@@ -198,10 +198,10 @@ func TestNameNodesBoundary(t *testing.T) {
 		{"unknown values", ask, nodes("", "/x"), true, "",
 			"The bag cannot tell which node this is: no node in its /parameter_events announces use_sim_time=false (a node announces its parameters when it starts, so nodes started before the recording are not in it).", nil},
 	} {
-		rep := &Report{Nodes: tc.nodes}
+		rep := &Report{Nodes: tc.nodes, Pass: PassFacts{ParamEvents: tc.params}}
 		rep.Verdict.Sentence = tc.sentence
 		rep.Verdict.Commands = append([]string{}, placeholder...)
-		nameNodes(rep, tc.params)
+		nameNodes(&rep.Verdict, rep)
 		if rep.Verdict.Sentence != tc.sentence+tc.addition {
 			t.Errorf("%s: sentence %q, want %q", tc.name, rep.Verdict.Sentence, tc.sentence+tc.addition)
 		}

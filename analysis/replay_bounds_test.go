@@ -117,7 +117,7 @@ func TestReplayReadProblems(t *testing.T) {
 		if err := os.Truncate(files[1], 0); err != nil {
 			t.Fatal(err)
 		}
-		rep, err := Analyze(bag, Config{Sequential: sequential}, nil)
+		rep, err := analyzeFinished(bag, Config{Sequential: sequential}, nil)
 		bag.Close()
 		if err != nil {
 			t.Fatal(err)

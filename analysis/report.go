@@ -331,6 +331,12 @@ type PassFacts struct {
 	// are the first and the last.
 	ClockSeen                 bool
 	ClockFirstNS, ClockLastNS int64
+	// ParamEvents: /parameter_events holds messages (the node table could
+	// have named a node's use_sim_time).
+	ParamEvents bool
+	// Publishers (ROS 1 bags): each topic's callerids in connection order,
+	// which the verdict puts where it would guess the publisher.
+	Publishers map[string][]string
 }
 
 // Topic roles in TopicSummary.Role.

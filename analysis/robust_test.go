@@ -56,7 +56,7 @@ func TestSinkErrorStops(t *testing.T) {
 	defer bag.Close()
 	boom := errors.New("disk full")
 	n := 0
-	_, err = Analyze(bag, Config{}, func(*ScanRow) error { n++; return boom })
+	_, err = analyzeFinished(bag, Config{}, func(*ScanRow) error { n++; return boom })
 	if !errors.Is(err, boom) || n != 1 {
 		t.Fatalf("err %v after %d rows, want disk full after 1", err, n)
 	}
@@ -73,7 +73,7 @@ func TestSinkErrorAtEnd(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer bag.Close()
-		return Analyze(bag, Config{}, sink)
+		return analyzeFinished(bag, Config{}, sink)
 	}
 	total := 0
 	if _, err := analyze(func(*ScanRow) error { total++; return nil }); err != nil || total < 2 {
@@ -181,7 +181,7 @@ func TestBadStampedInput(t *testing.T) {
 			}
 			defer bag.Close()
 			rows := 0
-			rep, err := Analyze(bag, Config{}, func(*ScanRow) error { rows++; return nil })
+			rep, err := analyzeFinished(bag, Config{}, func(*ScanRow) error { rows++; return nil })
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -206,7 +206,7 @@ func TestBadStampedInput(t *testing.T) {
 			if rep.Verdict.Sentence == "" {
 				t.Error("no verdict")
 			}
-			if _, err := Analyze(bag, Config{Topics: []string{"/custom"}}, nil); err == nil || !strings.Contains(err.Error(), "does not parse") {
+			if _, err := analyzeFinished(bag, Config{Topics: []string{"/custom"}}, nil); err == nil || !strings.Contains(err.Error(), "does not parse") {
 				t.Errorf("--topic /custom: %v, want an error with the reason", err)
 			}
 		})

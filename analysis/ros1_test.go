@@ -50,7 +50,7 @@ func TestROS1Bags(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer bag.Close()
-			rep, err := Analyze(bag, Config{}, nil)
+			rep, err := analyzeFinished(bag, Config{}, nil)
 			if err != nil {
 				t.Fatal(err)
 			}

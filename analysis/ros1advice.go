@@ -8,11 +8,25 @@ import (
 )
 
 // ROS 1 bags name every publisher: each connection record carries the
-// callerid of the node rosbag record subscribed to. ros1Advice, run after
-// the verdict like nameNodes, lists those nodes in the node table, puts
-// the node's name where the verdict guessed it ("The laser driver
-// publishes /scan" becomes "/hokuyo_node publishes /scan"), and turns
-// the ROS 2 advice into ROS 1's where the two differ:
+// callerid of the node rosbag record subscribed to. ros1Publishers lists
+// those nodes in the node table and keeps them per topic for the
+// verdict, which puts the node's name where it guessed it ("The laser
+// driver publishes /scan" becomes "/hokuyo_node publishes /scan") and
+// turns the ROS 2 advice into ROS 1's where the two differ (ros1Wording).
+func ros1Publishers(rep *Report, bag *bagread.Bag) {
+	pubs := map[string][]string{} // topic → callerids, in connection order
+	for _, t := range bag.Topics {
+		for _, c := range t.Connections {
+			if c.Callerid != "" && !contains(pubs[t.Name], c.Callerid) {
+				pubs[t.Name] = append(pubs[t.Name], c.Callerid)
+			}
+		}
+	}
+	addPublishers(rep, pubs)
+	rep.Pass.Publishers = pubs
+}
+
+// ros1Wording rewords v for a ROS 1 bag where ROS 1 differs:
 //
 //   - use_sim_time is one global parameter, /use_sim_time, that roscpp
 //     reads once, when a node starts (ros_comm clients/roscpp/src/libros/
@@ -23,20 +37,11 @@ import (
 //     node, and the check is `rosparam get /use_sim_time`.
 //   - the command-line tools are rostopic and rosparam; view_frames is
 //     tf2_tools' view_frames.py and tf2_echo is tf's tf_echo.
-func ros1Advice(rep *Report, bag *bagread.Bag) {
-	pubs := map[string][]string{} // topic → callerids, in connection order
-	for _, t := range bag.Topics {
-		for _, c := range t.Connections {
-			if c.Callerid != "" && !contains(pubs[t.Name], c.Callerid) {
-				pubs[t.Name] = append(pubs[t.Name], c.Callerid)
-			}
-		}
-	}
-	addPublishers(rep, pubs)
-	v := &rep.Verdict
+func ros1Wording(v *Verdict, rep *Report) {
+	pubs := rep.Pass.Publishers
 	typ := map[string]string{}
-	for _, t := range bag.Topics {
-		typ[t.Name] = t.Type
+	for _, t := range rep.Topics {
+		typ[t.Topic] = t.Type
 	}
 	// The verdict guesses the publisher from the topic's type ("the laser
 	// driver"); when it is about one analysed topic, the bag names it.

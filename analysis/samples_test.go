@@ -24,7 +24,7 @@ func analyzeDir(t testing.TB, dir string, cfg Config) (*Report, []ScanRow) {
 	}
 	defer bag.Close()
 	var rows []ScanRow
-	rep, err := Analyze(bag, cfg, func(r *ScanRow) error { rows = append(rows, *r); return nil })
+	rep, err := analyzeFinished(bag, cfg, func(r *ScanRow) error { rows = append(rows, *r); return nil })
 	if err != nil {
 		t.Fatalf("analyze %s: %v", dir, err)
 	}

@@ -123,7 +123,7 @@ func TestSharedBagsTimeChecks(t *testing.T) {
 			got[rel] = "open error"
 			continue
 		}
-		rep, err := Analyze(bag, Config{}, nil)
+		rep, err := analyzeFinished(bag, Config{}, nil)
 		bag.Close()
 		if rep == nil {
 			got[rel] = "analyze error"

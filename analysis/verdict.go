@@ -4,9 +4,33 @@ import (
 	"fmt"
 	"math"
 	"strings"
+
+	"github.com/bagclock/bagclock/bagread"
 )
 
 const tf2EchoNote = "(tf2_echo prints the stamp as sec.nanosec without zero-padding the nanoseconds: 120 s + 5 ms shows as 120.5000000, not 120.005)"
+
+// Decide is the verdict of the finished report r: the decision rules
+// (decide), then the words only the report's tables can give: the nodes
+// that announced use_sim_time, a ROS 1 bag's publishers and advice, and
+// the damage that the rest rests on. The caller stores it in r.Verdict
+// and r.Summary.Verdict.
+func Decide(r *Report) Verdict {
+	v := decide(r)
+	nameNodes(&v, r)
+	if r.Bag.Storage == bagread.StorageROS1 {
+		ros1Wording(&v, r)
+	}
+	damageWording(&v, r)
+	return v
+}
+
+// Finish stores Decide(r) in r.Verdict and its sentence in
+// r.Summary.Verdict (which the scan index shows).
+func Finish(r *Report) {
+	r.Verdict = Decide(r)
+	r.Summary.Verdict = r.Verdict.Sentence
+}
 
 // decide applies the decision rules of the motivating experiment to the
 // pair with the most problematic rows: ≈ +epoch = laser driver on system

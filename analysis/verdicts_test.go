@@ -111,7 +111,7 @@ func verdictOf(t *testing.T, db bagread.Discovered) verdictEntry {
 		return e
 	}
 	defer bag.Close()
-	rep, err := Analyze(bag, Config{}, nil)
+	rep, err := analyzeFinished(bag, Config{}, nil)
 	if rep == nil {
 		t.Fatalf("%s: %v", db.Rel, err)
 	}

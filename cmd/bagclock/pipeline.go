@@ -47,14 +47,21 @@ func analyzeBagChecked(path string, cfg analysis.Config, check func(*bagread.Bag
 			return nil
 		}
 	}
+	var rep *analysis.Report
 	if sink == nil || cfg.Sequential {
 		// Analysis errors name the bag or file themselves.
-		return analysis.Analyze(bag, cfg, sink)
+		rep, err = analysis.Analyze(bag, cfg, sink)
+	} else {
+		p := newRowPipe(sink)
+		rep, err = analysis.Analyze(bag, cfg, p.row)
+		if perr := p.close(); err == nil && perr != nil {
+			err = fmt.Errorf("writing row: %w", perr)
+		}
 	}
-	p := newRowPipe(sink)
-	rep, err := analysis.Analyze(bag, cfg, p.row)
-	if perr := p.close(); err == nil && perr != nil {
-		err = fmt.Errorf("writing row: %w", perr)
+	// The one place a report gets its verdict, partial reports included:
+	// analysis hands over the finished report, the verdict reads it.
+	if rep != nil {
+		analysis.Finish(rep)
 	}
 	return rep, err
 }
