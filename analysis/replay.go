@@ -290,8 +290,12 @@ func (a *analyzer) readList() {
 }
 
 // overrideParams applies the configured queue size and tolerance to a
-// preset's parameters.
+// preset's parameters, and the bag's ROS: a ROS 1 bag was played to a ROS 1
+// consumer, whose tf2_ros::MessageFilter is noetic's.
 func (a *analyzer) overrideParams(p msgfilter.Params) msgfilter.Params {
+	if a.bag != nil && a.bag.Storage == bagread.StorageROS1 {
+		p.Semantics = msgfilter.ROS1
+	}
 	if a.cfg.SetQueueSize {
 		p.QueueSize = a.cfg.QueueSize
 	}
@@ -299,6 +303,17 @@ func (a *analyzer) overrideParams(p msgfilter.Params) msgfilter.Params {
 		p.ToleranceNS = int64(math.Round(a.cfg.ToleranceS * 1e9))
 	}
 	return p
+}
+
+// bufferOptions is the tf buffer of the emulated consumer: a ROS 1 bag's
+// is tf2 0.7.6's BufferCore, which prunes after inserting (see
+// tf.GenerationPruneAfter); a ROS 2 bag's is the current tf2.
+func (a *analyzer) bufferOptions() tf.Options {
+	o := tf.Options{CacheTimeNS: a.cache}
+	if a.bag != nil && a.bag.Storage == bagread.StorageROS1 {
+		o.Generation = tf.GenerationPruneAfter
+	}
+	return o
 }
 
 // x is record time in seconds since the bag start (the plots' x axis).

@@ -50,9 +50,26 @@ func TestROS1Bags(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer bag.Close()
-			rep, err := analyzeFinished(bag, Config{}, nil)
+			reasons := map[string]int{}
+			rep, err := analyzeFinished(bag, Config{}, func(r *ScanRow) error {
+				// noetic's tf2_ros::MessageFilter: its enum's reasons, no
+				// drop line of its own.
+				reasons[r.FilterOutcome+"/"+r.FilterReason]++
+				if r.FilterLogLine != "" {
+					t.Errorf("scan %d: log line %q claimed for a ROS 1 consumer", r.ScanIndex, r.FilterLogLine)
+				}
+				return nil
+			})
 			if err != nil {
 				t.Fatal(err)
+			}
+			for k := range reasons {
+				if !ros1Reasons[k] {
+					t.Errorf("outcome/reason %q is not ROS 1's (%v)", k, reasons)
+				}
+			}
+			if tc.scenario == "scan_on_system_time" && reasons["dropped_queue_full/Unknown"] == 0 {
+				t.Errorf("system-stamped scans never pushed out of the queue as Unknown: %v", reasons)
 			}
 			if len(rep.Skipped) != 0 {
 				t.Errorf("skipped: %+v", rep.Skipped)
@@ -87,6 +104,14 @@ func TestROS1Bags(t *testing.T) {
 			}
 		})
 	}
+}
+
+// ros1Reasons are the outcomes a ROS 1 consumer's filter can give, with
+// the tf2_ros::filter_failure_reasons value it signals.
+var ros1Reasons = map[string]bool{
+	"passed/": true, "passed_after_wait/": true, "pending_at_end/": true,
+	"dropped_queue_full/Unknown": true, "dropped_unknown/Unknown": true,
+	"dropped_out_the_back/OutTheBack": true, "dropped_empty_frame/EmptyFrameID": true,
 }
 
 func TestROS1Command(t *testing.T) {

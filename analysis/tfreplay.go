@@ -63,11 +63,12 @@ type linkStats struct {
 }
 
 func newTFReplay(cacheNS int64) *tfReplay {
-	return (&tfLinks{links: map[linkKey]*linkStats{}}).newSpace("", cacheNS)
+	return (&tfLinks{links: map[linkKey]*linkStats{}}).newSpace("", tf.Options{CacheTimeNS: cacheNS})
 }
 
-// newSpace returns the replay of namespace ns, sharing the link statistics.
-func (l *tfLinks) newSpace(ns string, cacheNS int64) *tfReplay {
+// newSpace returns the replay of namespace ns, sharing the link statistics,
+// over a buffer with the given options.
+func (l *tfLinks) newSpace(ns string, opts tf.Options) *tfReplay {
 	t := &tfReplay{
 		tfLinks:   l,
 		ns:        ns,
@@ -75,7 +76,7 @@ func (l *tfLinks) newSpace(ns string, cacheNS int64) *tfReplay {
 		dynamic:   map[string]bool{},
 		linkTopic: map[string]string{},
 	}
-	t.buf = tf.NewBuffer(tf.Options{CacheTimeNS: cacheNS})
+	t.buf = tf.NewBuffer(opts)
 	t.group = msgfilter.NewGroup(t.buf)
 	return t
 }

@@ -77,7 +77,7 @@ func (a *analyzer) buildTFSpaces() {
 	links := &tfLinks{links: map[linkKey]*linkStats{}}
 	byNS := map[string]*tfReplay{}
 	for i, ns := range names {
-		t := links.newSpace(ns, a.cache)
+		t := links.newSpace(ns, a.bufferOptions())
 		t.id = i
 		byNS[ns] = t
 		a.tfSpaces = append(a.tfSpaces, t)

@@ -41,6 +41,8 @@
 // treated as no timeout.
 package msgfilter
 
+import "strconv"
+
 // Outcome is what happened to one message. The string values are the CSV /
 // JSON vocabulary.
 type Outcome string
@@ -73,13 +75,54 @@ const (
 	ReasonNegativeStamp = "cannot store a negative time point in rclcpp::Time"
 )
 
+// ROS 1's reasons: the names of tf2_ros::filter_failure_reasons in noetic
+// (ros/geometry2 noetic-devel tf2_ros/include/tf2_ros/message_filter.h,
+// Debian 0.7.6), which has no queue-full reason and no reason strings: the
+// failure callback gets the enum value.
+const (
+	ReasonROS1Unknown      = "Unknown"
+	ReasonROS1OutTheBack   = "OutTheBack"
+	ReasonROS1EmptyFrameID = "EmptyFrameID"
+)
+
+// Semantics selects which tf2_ros::MessageFilter, and which BufferCore
+// request loop under it, a filter emulates.
+type Semantics uint8
+
+const (
+	// ROS2 is tf2_ros of Humble to Jazzy, the default.
+	ROS2 Semantics = iota
+	// ROS1 is tf2_ros of noetic (ros/geometry2 noetic-devel, Debian
+	// geometry2 0.7.6), the consumer of a ROS 1 bag. It differs from ROS2
+	// in add()'s order, the reasons, the missing buffer_timeout and the
+	// retest pass's shared result; see filter_ros1.go.
+	ROS1
+)
+
+// String names the semantics.
+func (s Semantics) String() string {
+	switch s {
+	case ROS2:
+		return "ros2"
+	case ROS1:
+		return "ros1"
+	}
+	return "Semantics(" + strconv.Itoa(int(s)) + ")"
+}
+
 // Params configures one filter. Zero values: QueueSize 0 = unbounded (as
 // tf2_ros), ToleranceNS 0 = none, BufferTimeoutNS 0 = no timeout (tf2_ros's
-// default of duration::max).
+// default of duration::max), Semantics ROS2.
 type Params struct {
-	QueueSize       int
-	ToleranceNS     int64
+	QueueSize   int
+	ToleranceNS int64
+	// BufferTimeoutNS is ignored under ROS1: noetic's filter has no
+	// buffer_timeout.
 	BufferTimeoutNS int64
+	// Semantics is the tf2_ros generation emulated. The filters of one
+	// Group share it (one node runs one ROS); the Group's request loop
+	// follows its first filter's.
+	Semantics Semantics
 }
 
 // Msg is one message offered to the filter.

@@ -36,6 +36,10 @@ type Group struct {
 	blind     bool  // some insert came without its stamp: maxStamp unusable
 	reference bool  // test hook: run the plain tf2 loop instead of the index
 	done      []*request
+
+	sem    Semantics  // of the first filter: which request loop runs
+	later  []*request // ROS1: completions whose callbacks run after the loop
+	lastOK bool       // ROS1: the result the loop's last test left
 }
 
 // NewGroup returns an empty Group reading buf.
@@ -68,6 +72,9 @@ type entry struct {
 	// all were, the buffer has not changed since, and callback's re-test
 	// would ask the same questions again, so it is skipped.
 	canNow int
+	// reqs are the entry's pending requests (ROS1 only: its add() keeps the
+	// handles, to cancel them when the entry is evicted).
+	reqs []*request
 }
 
 // request is one BufferCore transformable request, owned by an entry. A
@@ -100,6 +107,9 @@ func New(buf *tf.Buffer, target string, p Params, onResult func(Result)) *Filter
 // ignores messages as tf2_ros does (no Result at all).
 func (g *Group) NewFilter(targets []string, p Params, onResult func(Result)) *Filter {
 	f := &Filter{g: g, p: p, onResult: onResult}
+	if len(g.filters) == 0 {
+		g.sem = p.Semantics
+	}
 	for _, t := range targets {
 		f.targets = append(f.targets, stripSlash(t))
 	}
@@ -141,6 +151,10 @@ func (f *Filter) Add(m Msg) {
 	g.advance(m.ArrivalNS)
 	g.at = m.ArrivalNS
 	if len(f.targets) == 0 {
+		return
+	}
+	if f.p.Semantics == ROS1 {
+		f.addROS1(m)
 		return
 	}
 	if m.StampNS < 0 {
@@ -235,6 +249,10 @@ func (g *Group) tooOld(target, source string, t int64) bool {
 // only the last one's outcome (ok) decides, followed by a fresh
 // canTransform of every target.
 func (f *Filter) callback(e *entry, ok bool) {
+	if f.p.Semantics == ROS1 {
+		f.callbackROS1(e, ok)
+		return
+	}
 	if !e.queued {
 		return // evicted earlier: tf2_ros finds no message for the handle
 	}

@@ -95,6 +95,7 @@ func (c mfConfig) String() string {
 type decision struct {
 	outcome Outcome
 	line    int
+	reason  string // ours only: Result.Reason
 	// peer only
 	ros1Outcome, ros1Reason string
 	tooOld                  bool
@@ -210,12 +211,18 @@ func runMFOracle(t *testing.T, bin string, c mfConfig, events []mfEvent) map[int
 // pruning after insert as BufferCore 0.7.6) and returns its decisions, with
 // the events numbered from line offset+1.
 func emulate(c mfConfig, events []mfEvent, offset int) map[int]decision {
+	return emulateAs(ROS2, c, events, offset)
+}
+
+// emulateAs is emulate under the given semantics; decisions carry the
+// reason.
+func emulateAs(sem Semantics, c mfConfig, events []mfEvent, offset int) map[int]decision {
 	buf := tf.NewBuffer(tf.Options{CacheTimeNS: c.cacheNS, Generation: tf.GenerationPruneAfter})
 	line := 0
 	res := map[int]decision{}
 	g := NewGroup(buf)
-	f := g.NewFilter([]string{c.target}, Params{QueueSize: c.queue, ToleranceNS: c.tolNS}, func(r Result) {
-		res[int(r.Key)] = decision{outcome: r.Outcome, line: line}
+	f := g.NewFilter([]string{c.target}, Params{QueueSize: c.queue, ToleranceNS: c.tolNS, Semantics: sem}, func(r Result) {
+		res[int(r.Key)] = decision{outcome: r.Outcome, line: line, reason: r.Reason}
 	})
 	for i, e := range events {
 		line = offset + i + 1

@@ -188,8 +188,8 @@ func (g *Group) pass(nowNS int64) {
 		lo++
 		p := r.pos
 		for {
-			r.f.callback(r.e, r.ok)
 			last := len(g.reqs) - 1
+			g.complete(r, last == p)
 			moved := g.reqs[last]
 			g.reqs[last] = nil
 			g.reqs = g.reqs[:last]
@@ -208,6 +208,23 @@ func (g *Group) pass(nowNS int64) {
 	}
 	clear(done)
 	g.done = done[:0]
+	g.flushROS1()
+}
+
+// complete delivers the callback of a request the loop just completed;
+// atBack says it was the vector's last element, so that (when it is the
+// pass's last completion) the loop tests nothing after it. ROS 2 calls back
+// inside the loop; ROS 1 collects the completions and calls back after it
+// (flushROS1), and the result its callbacks see is the last test's.
+func (g *Group) complete(r *request, atBack bool) {
+	if g.sem != ROS1 {
+		r.f.callback(r.e, r.ok)
+		return
+	}
+	g.later = append(g.later, r)
+	// A completion not at the back moves a pending request into its place,
+	// and the loop's next test leaves the result at TransformAvailable.
+	g.lastOK = !atBack || r.ok
 }
 
 // passReference is tf2's loop verbatim, one lookup per request; tests
@@ -223,6 +240,7 @@ func (g *Group) passReference() {
 		} else if g.buf.CanTransform(r.target, r.source, r.t) {
 			ok = true
 		} else {
+			g.lastOK = true // a pending request leaves the result available
 			i++
 			continue
 		}
@@ -230,13 +248,15 @@ func (g *Group) passReference() {
 		if r.heapIdx >= 0 {
 			heap.Remove(&g.timers, r.heapIdx)
 		}
-		r.f.callback(r.e, ok)
+		r.ok = ok
 		last := len(g.reqs) - 1
+		g.complete(r, i == last)
 		g.reqs[i] = g.reqs[last]
 		g.reqs[i].pos = i
 		g.reqs[last] = nil
 		g.reqs = g.reqs[:last]
 	}
+	g.flushROS1()
 }
 
 // latest is getLatestCommonTime as testTransformableRequests uses it:

@@ -116,15 +116,22 @@ func runScenario(ev []randEvent, params []Params, mode string) []string {
 }
 
 // TestIndexedPassMatchesTf2Loop: the indexed retest delivers the same
-// results in the same order as tf2's request-by-request loop.
+// results in the same order as tf2's request-by-request loop, under both
+// semantics (ROS 1's shared result included).
 func TestIndexedPassMatchesTf2Loop(t *testing.T) {
+	for _, sem := range []Semantics{ROS2, ROS1} {
+		t.Run(sem.String(), func(t *testing.T) { testIndexedPass(t, sem) })
+	}
+}
+
+func testIndexedPass(t *testing.T, sem Semantics) {
 	rng := rand.New(rand.NewPCG(5, 1))
 	decided := 0
 	for n := 0; n < 300; n++ {
 		ev := randomScenario(rng)
 		var params []Params
 		for i := 0; i < 3; i++ {
-			p := Params{QueueSize: rng.IntN(6)}
+			p := Params{QueueSize: rng.IntN(6), Semantics: sem}
 			if rng.IntN(3) == 0 {
 				p.ToleranceNS = int64(rng.IntN(50)) * ms
 			}
