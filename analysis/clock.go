@@ -107,8 +107,10 @@ func (c *clockState) update(a *analyzer, m *bagread.Message, v int64) {
 		}
 	}
 	// tf2_ros::Buffer's jump callback: any backward step clears dynamic
-	// data (min_backward = -1 ns, whatever the reporting threshold).
-	if delta < 0 && !a.cfg.RclpyBuffer {
+	// data (min_backward = -1 ns, whatever the reporting threshold). A
+	// ROS 1 consumer has no such callback: its listener clears at the next
+	// tf message instead (ros1listener.go).
+	if delta < 0 && !a.cfg.RclpyBuffer && !a.wire.ROS1 {
 		for _, t := range a.tfSpaces {
 			t.buf.ClearOnJump(delta)
 		}

@@ -157,7 +157,7 @@ func newAnalyzer(bag *bagread.Bag, cfg Config, sink ScanSink) (*analyzer, error)
 		CacheTimeS:   float64(a.cache) / 1e9,
 		ScanTopics:   append([]string{}, a.scanTopics...),
 		TargetFrames: append([]string{}, cfg.TargetFrames...),
-		SimTimeClear: !cfg.RclpyBuffer,
+		SimTimeClear: !cfg.RclpyBuffer || a.wire.ROS1, // ROS 1 listeners clear in rospy too (ros1listener.go)
 	}
 	return a, nil
 }
@@ -464,6 +464,7 @@ func (a *analyzer) onTF(m *bagread.Message, t *tfReplay, msg *cdr.TFMessage, err
 		return
 	}
 	stored := false
+	reset, now := a.ros1Listen(t)
 	for i := range msg.Transforms {
 		// t.st, not a local: its address goes to the hooks (interfaces),
 		// so a local escaped, one allocation per transform.
@@ -472,6 +473,9 @@ func (a *analyzer) onTF(m *bagread.Message, t *tfReplay, msg *cdr.TFMessage, err
 		l := t.noteLink(m, i, st, static)
 		for _, h := range a.linkHooks {
 			h.onLink(a, m, l, st)
+		}
+		if reset && st.Stamp > now {
+			continue // the ROS 1 listener skips them after a reset
 		}
 		if err := t.buf.SetTransform(*st, m.Topic, static); err != nil {
 			continue

@@ -34,6 +34,10 @@ type tfReplay struct {
 	linkTopic map[string]string
 
 	st tf.Stamped // the transform being replayed (hooks must not keep it)
+
+	// lastUpdate is a ROS 1 TransformListener's last_update_: ROS time
+	// (the /clock in force) at its previous tf message (ros1listener.go).
+	lastUpdate int64
 }
 
 // tfLinks is the per-link statistics of every tf topic read.

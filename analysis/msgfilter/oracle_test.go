@@ -38,7 +38,6 @@ package msgfilter
 import (
 	"bufio"
 	"bytes"
-	"crypto/sha256"
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
@@ -52,8 +51,8 @@ import (
 
 	"github.com/bagclock/bagclock/analysis/tf"
 	"github.com/bagclock/bagclock/cdr"
+	"github.com/bagclock/bagclock/internal/mforacle"
 	"github.com/bagclock/bagclock/internal/scenario"
-	"github.com/bagclock/bagclock/internal/testenv"
 )
 
 // mfEvent is one input line of mforacle.
@@ -101,45 +100,8 @@ type decision struct {
 	tooOld                  bool
 }
 
-// buildMFOracle compiles mforacle from a private copy of the peer folder,
-// caching the binary by the source's hash (the build takes about a minute).
-func buildMFOracle(t *testing.T) string {
-	t.Helper()
-	src := filepath.Join(testenv.SharedDir(t), "peers", "msgfilter-oracle")
-	code, err := os.ReadFile(filepath.Join(src, "mforacle.cpp"))
-	if err != nil {
-		testenv.PeerMissing(t, "msgfilter oracle source not found: %v", err)
-	}
-	for _, tool := range []string{"make", "g++", "pkg-config"} {
-		if _, err := exec.LookPath(tool); err != nil {
-			testenv.PeerMissing(t, "cannot build the msgfilter oracle: %s not installed (apt-get install -y --no-install-recommends libtf2-ros-dev libsensor-msgs-dev nlohmann-json3-dev g++ pkg-config make)", tool)
-		}
-	}
-	if err := exec.Command("pkg-config", "--exists", "tf2_ros", "roscpp", "message_filters").Run(); err != nil {
-		testenv.PeerMissing(t, "cannot build the msgfilter oracle: libtf2-ros-dev not installed (apt-get install -y --no-install-recommends libtf2-ros-dev libsensor-msgs-dev nlohmann-json3-dev g++ pkg-config make)")
-	}
-	mk, _ := os.ReadFile(filepath.Join(src, "Makefile"))
-	cached := ""
-	if dir, err := os.UserCacheDir(); err == nil {
-		cached = filepath.Join(dir, "bagclock", fmt.Sprintf("mforacle-%x", sha256.Sum256(append(code, mk...))))
-		if fi, err := os.Stat(cached); err == nil && fi.Mode().IsRegular() {
-			return cached
-		}
-	}
-	dir := testenv.CopyTree(t, src)
-	if out, err := exec.Command("make", "-C", dir, "mforacle").CombinedOutput(); err != nil {
-		testenv.PeerMissing(t, "cannot build the msgfilter oracle: %v\n%s", err, out)
-	}
-	bin := filepath.Join(dir, "mforacle")
-	if cached != "" && os.MkdirAll(filepath.Dir(cached), 0o755) == nil {
-		if data, err := os.ReadFile(bin); err == nil && os.WriteFile(cached+".tmp", data, 0o755) == nil {
-			if os.Rename(cached+".tmp", cached) == nil {
-				return cached
-			}
-		}
-	}
-	return bin
-}
+// buildMFOracle builds the peer (internal/mforacle).
+func buildMFOracle(t *testing.T) string { return mforacle.Build(t) }
 
 // runMFOracle feeds events to one mforacle process and returns its
 // decisions by message index.

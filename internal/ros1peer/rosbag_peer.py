@@ -5,12 +5,14 @@
   rosbag_peer.py write OUT COMPRESSION SCENARIO [ACTIVE_COPY]
       COMPRESSION: none | bz2 | lz4
       SCENARIO: healthy | scan_on_system_time | zero_stamps | legacy_tf | tiny
-                | several_connections
+                | several_connections | skew | clock_back
         (zero_stamps: /scan stamped 0 throughout; legacy_tf: /tf written
         as the ROS 1 tf package's tf/tfMessage, as pre-tf2 recorders did;
         several_connections: one connection record per topic and callerid,
         as rosbag record writes them, and a second latched /tf_static
-        publisher)
+        publisher; skew: /scan stamped 0.25 s ahead of /clock and tf, so
+        every scan waits for tf; clock_back: /clock, tf and /scan start
+        again at 100 s after 20 s, as a looping rosbag play --clock does)
       ACTIVE_COPY: also copy the file as it stood before close (index_pos
       still 0, no index: what a crash leaves as .bag.active)
   rosbag_peer.py large OUT COMPRESSION SECONDS
@@ -97,7 +99,8 @@ def write(out, compression, scenario, active_copy=None):
             st = TFMessage(transforms=[tf("base_link", "camera", t0)])
             writer.write("/tf_static", st, genpy.Time(SYSTEM, 1000), connection_header=conn("/camera_static_tf", True, st))
         for i in range(4 if scenario == "tiny" else 400):  # 40 s at 10 Hz of sim time (tiny: fuzz seeds)
-            sim = genpy.Time(SIM0) + genpy.Duration(0, i * 100_000_000)
+            step = i - 200 if scenario == "clock_back" and i >= 200 else i
+            sim = genpy.Time(SIM0) + genpy.Duration(0, step * 100_000_000)
             rec = genpy.Time(SYSTEM) + genpy.Duration(0, i * 100_000_000)  # record time: wall clock
             c = Clock(clock=sim)
             bag.write("/clock", c, rec, connection_header=conn("/play", msg=c))
@@ -115,6 +118,8 @@ def write(out, compression, scenario, active_copy=None):
             s.header.stamp = sim - genpy.Duration(0, 5_000_000)
             if scenario == "scan_on_system_time":
                 s.header.stamp = rec - genpy.Duration(0, 5_000_000)
+            if scenario == "skew":
+                s.header.stamp = sim + genpy.Duration(0, 250_000_000)
             if scenario == "zero_stamps":
                 s.header.stamp = genpy.Time(0)
             s.time_increment, s.scan_time = 0.0001, 0.1
