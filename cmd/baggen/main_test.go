@@ -29,6 +29,8 @@ func TestRun(t *testing.T) {
 		{"robots: missing -o", []string{"--robots", "both_sim,both_system"}, 2, "", ""},
 		{"noise", []string{"--case", "both_system", "--sample", "--noise-seed", "3", "--robot-offset", "40ms", "--republish-behind", "1", "--stall", "1s:300ms", "-o", filepath.Join(tmp, "noise")}, 0, "noise", "noise/noise_0.mcap"},
 		{"noise: bad stall", []string{"--case", "both_system", "--stall", "1s", "-o", filepath.Join(tmp, "n2")}, 2, "", ""},
+		{"noise: lossy stall", []string{"--case", "both_system", "--stall", "1s:2s:150ms", "-o", filepath.Join(tmp, "n5")}, 0, "only its last 150ms delivered", "n5/n5_0.mcap"},
+		{"noise: kept tail longer than the stall", []string{"--case", "both_system", "--stall", "1s:100ms:150ms", "-o", filepath.Join(tmp, "n6")}, 1, "", ""},
 		{"noise: invalid", []string{"--case", "both_system", "--loss", "2", "-o", filepath.Join(tmp, "n3")}, 1, "", ""},
 		{"unknown case", []string{"--case", "nope", "-o", filepath.Join(tmp, "x")}, 2, "", ""},
 		{"two modes", []string{"--all", "--list"}, 2, "", ""},

@@ -27,7 +27,7 @@ func noiseFlags(fs *pflag.FlagSet) *noiseFlagValues {
 	fs.DurationVar(&v.tfDelay, "tf-delay", 0, "steady transport delay of tf and odometry (tf from another machine, e.g. 40ms)")
 	fs.DurationVar(&v.offset, "robot-offset", 0, "robot clock ahead of the recorder's by this much (negative: behind, e.g. -40ms)")
 	fs.DurationVar(&v.backlog, "backlog", 0, "the tf publisher ran this long before recording: its queue (stamps that old) arrives in the first 0.4 s, then a steady 65 ms lag")
-	fs.StringVar(&v.stall, "stall", "", "AT:DUR: the robot's messages stall at AT for DUR, then arrive in a burst (e.g. 5s:800ms)")
+	fs.StringVar(&v.stall, "stall", "", "AT:DUR[:KEEP]: the robot's messages stall at AT for DUR, then arrive in a burst; with KEEP only those sent in the stall's last KEEP arrive, the rest is lost (e.g. 5s:800ms, 5s:2s:150ms)")
 	fs.StringVar(&v.burst, "burst", "", "AT:DUR:EXTRA: the robot's latency rises to EXTRA and back over DUR from AT (e.g. 3s:1s:150ms)")
 	fs.IntVar(&v.behind, "republish-behind", 0, "add /scan_filtered, republished 10 ms later, falling one message behind this many times")
 	fs.StringVar(&v.step, "clock-step", "", "AT:BY: the sensor machine's clock steps by BY at AT (e.g. 5s:800ms, 5s:-800ms)")
@@ -66,11 +66,19 @@ func (v *noiseFlagValues) noise(fs *pflag.FlagSet, dur time.Duration) (*scenario
 		n.Republish = &scenario.Republish{Delay: 10 * time.Millisecond, Behind: v.behind}
 	}
 	if v.stall != "" {
-		d, err := durations("--stall", v.stall, 2)
+		k := 2
+		if strings.Count(v.stall, ":") == 2 {
+			k = 3
+		}
+		d, err := durations("--stall", v.stall, k)
 		if err != nil {
 			return nil, err
 		}
-		n.Stalls = append(n.Stalls, scenario.Stall{Machine: scenario.MachineRobot, At: d[0], Dur: d[1]})
+		st := scenario.Stall{Machine: scenario.MachineRobot, At: d[0], Dur: d[1]}
+		if k == 3 {
+			st.KeepLast = d[2]
+		}
+		n.Stalls = append(n.Stalls, st)
 	}
 	if v.burst != "" {
 		d, err := durations("--burst", v.burst, 3)

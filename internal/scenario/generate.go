@@ -272,7 +272,9 @@ func (g *gen) periodicOn(m Machine, phase, period int64, skip func(t int64) bool
 			if t >= g.dur || period <= 0 {
 				return false
 			}
-			if !periodicNoise || !g.noise.lost(nm) {
+			// lost draws first, so the random draws stay those of a spec
+			// without lossy stalls.
+			if !periodicNoise || !(g.noise.lost(nm) || g.noise.stallLost(nm, t)) {
 				break
 			}
 			k++

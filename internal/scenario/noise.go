@@ -80,10 +80,13 @@ type Burst struct {
 
 // Stall holds one machine's messages from At for Dur (a network stall):
 // those sent in the stall arrive when it ends, in their order, 0.1 ms
-// apart.
+// apart. With KeepLast > 0 the senders' queues overflow: only what was
+// sent in the stall's last KeepLast arrives, the rest is lost (a QoS
+// depth of a few messages), so the stamps leap forward when it ends.
 type Stall struct {
-	Machine Machine
-	At, Dur time.Duration
+	Machine  Machine
+	At, Dur  time.Duration
+	KeepLast time.Duration
 }
 
 // Backlog is a publisher on Machine that ran Age before recording started:
@@ -146,8 +149,8 @@ func (n *Noise) validate(name string) error {
 		}
 	}
 	for _, st := range n.Stalls {
-		if st.Machine == 0 || st.Dur <= 0 || st.At < 0 {
-			return bad("stall %+v needs a machine and a positive duration", st)
+		if st.Machine == 0 || st.Dur <= 0 || st.At < 0 || st.KeepLast < 0 || st.KeepLast > st.Dur {
+			return bad("stall %+v needs a machine, a positive duration and a kept tail within it", st)
 		}
 	}
 	if b := n.Backlog; b != nil && (b.Machine == 0 || b.Age <= 0 || b.Burst <= b.Lag || b.Lag < 0) {
@@ -215,6 +218,20 @@ func (ns *noiseState) publishAt(m Machine, t, p int64) int64 {
 // lost draws whether a message is lost.
 func (ns *noiseState) lost(m Machine) bool {
 	return ns != nil && m != 0 && ns.n.Loss > 0 && ns.rng.Float64() < ns.n.Loss
+}
+
+// stallLost says whether a message of machine m sent at t is lost in a
+// stall whose senders keep only its last KeepLast.
+func (ns *noiseState) stallLost(m Machine, t int64) bool {
+	if ns == nil || m == 0 {
+		return false
+	}
+	for _, st := range ns.n.Stalls {
+		if st.KeepLast > 0 && st.Machine&m != 0 && t >= int64(st.At) && t < int64(st.At+st.Dur-st.KeepLast) {
+			return true
+		}
+	}
+	return false
 }
 
 // deliver is the true time a message of machine m sent at t with the
@@ -307,6 +324,10 @@ func NoiseMatrix(seed uint64, dur time.Duration) Noise {
 	if on() {
 		n.Republish = &Republish{Delay: between(2*time.Millisecond, 30*time.Millisecond), Behind: 1 + r.IntN(2), Skips: r.IntN(2), Reorders: r.IntN(2)}
 	}
+	// Drawn last, so every draw above is what it was before the knob.
+	if len(n.Stalls) > 0 && on() {
+		n.Stalls[0].KeepLast = between(50*time.Millisecond, 300*time.Millisecond)
+	}
 	return n
 }
 
@@ -380,6 +401,9 @@ func (n Noise) String() string {
 	}
 	for _, st := range n.Stalls {
 		add("stall of %s at %v for %v", st.Machine, st.At, st.Dur)
+		if st.KeepLast > 0 {
+			add("only its last %v delivered", st.KeepLast)
+		}
 	}
 	if b := n.Backlog; b != nil {
 		add("backlog of %s %v old in %v, then %v lag", b.Machine, b.Age, b.Burst, b.Lag)
