@@ -71,6 +71,17 @@ func TestROS1Bags(t *testing.T) {
 			if tc.scenario == "scan_on_system_time" && reasons["dropped_queue_full/Unknown"] == 0 {
 				t.Errorf("system-stamped scans never pushed out of the queue as Unknown: %v", reasons)
 			}
+			// No ROS 2 reason string or drop line in the advice.
+			for _, s := range append([]string{rep.Verdict.Sentence}, rep.Verdict.Evidence...) {
+				for _, ros2 := range []string{"Message Filter dropping", "discarding message because", "earlier than all the data"} {
+					if strings.Contains(s, ros2) {
+						t.Errorf("ROS 2 filter wording %q in a ROS 1 verdict: %s", ros2, s)
+					}
+				}
+			}
+			if tc.scenario == "scan_on_system_time" && !strings.Contains(strings.Join(rep.Verdict.Evidence, " "), "with reason Unknown and no log line") {
+				t.Errorf("evidence lacks ROS 1's queue-full wording: %q", rep.Verdict.Evidence)
+			}
 			if len(rep.Skipped) != 0 {
 				t.Errorf("skipped: %+v", rep.Skipped)
 			}
@@ -134,5 +145,30 @@ func TestROS1Command(t *testing.T) {
 	}
 	if got := ros1Commands([]string{"ros2 param get /a use_sim_time", "ros2 param get /b use_sim_time", "ros2 bag info x"}); len(got) != 1 {
 		t.Errorf("commands %q: want one rosparam get", got)
+	}
+}
+
+// TestROS1FilterWording: the ROS 2 filter's reason strings and drop line
+// in the verdict become what a ROS 1 consumer shows.
+func TestROS1FilterWording(t *testing.T) {
+	for _, tc := range []struct{ sentence, evidence, want string }{
+		{sentence: `/scan has 3 messages with an empty frame_id: tf2_ros::MessageFilter drops every one ("Message Filter dropping message: frame '' at time … for reason 'the frame id of the message is empty'"); set the frame_id`,
+			want: "ROS 1's tf2_ros::MessageFilter drops every one with reason EmptyFrameID and logs nothing"},
+		{evidence: `A scan stamped ~1.79e9 s ahead of tf waits for a transform that never comes; the filter drops it when the queue is full ("discarding message because the queue is full").`,
+			want: "with reason Unknown and no log line"},
+		{evidence: `A scan ~1.79e9 s behind tf is more than the cache time (10 s) older than the latest transform: dropped at once as "earlier than all the data in the transform cache".`,
+			want: `"Message removed because it is too old (frame=[…], stamp=[…])"`},
+	} {
+		v := &Verdict{Sentence: tc.sentence, Evidence: []string{tc.evidence}}
+		ros1Wording(v, &Report{})
+		got := v.Sentence + " " + v.Evidence[0]
+		if !strings.Contains(got, tc.want) {
+			t.Errorf("%q: want %q", got, tc.want)
+		}
+		for _, ros2 := range []string{"Message Filter dropping", "discarding message because", "earlier than all the data"} {
+			if strings.Contains(got, ros2) {
+				t.Errorf("ROS 2 wording %q left in %q", ros2, got)
+			}
+		}
 	}
 }

@@ -37,6 +37,16 @@ func ros1Publishers(rep *Report, bag *bagread.Bag) {
 //     node, and the check is `rosparam get /use_sim_time`.
 //   - the command-line tools are rostopic and rosparam; view_frames is
 //     tf2_tools' view_frames.py and tf2_echo is tf's tf_echo.
+//   - noetic's tf2_ros::MessageFilter signals the reasons Unknown,
+//     OutTheBack and EmptyFrameID and logs no line of its own (see
+//     analysis/msgfilter/filter_ros1.go): the ROS 2 reason strings and the
+//     "Message Filter dropping message" line are not what a ROS 1 consumer
+//     shows. RViz (ros-visualization/rviz noetic-devel, src/rviz/
+//     frame_manager.cpp, discoverFailureReason) sets the display's
+//     "Transform [sender=…]" status instead: "Message removed because it is
+//     too old (frame=[…], stamp=[…])" for OutTheBack, else the tf error of
+//     a fresh canTransform ("For frame [laser]: No transform to fixed frame
+//     [odom].  TF error: […]").
 func ros1Wording(v *Verdict, rep *Report) {
 	pubs := rep.Pass.Publishers
 	typ := map[string]string{}
@@ -62,8 +72,16 @@ func ros1Wording(v *Verdict, rep *Report) {
 	}
 	v.Sentence = strings.Replace(v.Sentence, "set use_sim_time:=true on the node publishing",
 		"in ROS 1, set the global parameter /use_sim_time to true and restart the node publishing", 1)
+	v.Sentence = strings.Replace(v.Sentence,
+		`tf2_ros::MessageFilter drops every one ("Message Filter dropping message: frame '' at time … for reason 'the frame id of the message is empty'")`,
+		"ROS 1's tf2_ros::MessageFilter drops every one with reason EmptyFrameID and logs nothing", 1)
 	for i, e := range v.Evidence {
-		v.Evidence[i] = strings.ReplaceAll(e, "QoS or ROS_DOMAIN_ID", "or ROS_MASTER_URI")
+		e = strings.ReplaceAll(e, "QoS or ROS_DOMAIN_ID", "or ROS_MASTER_URI")
+		e = strings.Replace(e, `the filter drops it when the queue is full ("discarding message because the queue is full")`,
+			`ROS 1's filter drops it when the queue is full, with reason Unknown and no log line; RViz's display status then shows the tf error ("For frame […]: No transform to fixed frame […]")`, 1)
+		e = strings.Replace(e, `dropped at once as "earlier than all the data in the transform cache"`,
+			`dropped at once as OutTheBack; RViz's display status shows "Message removed because it is too old (frame=[…], stamp=[…])"`, 1)
+		v.Evidence[i] = e
 	}
 	v.Commands = ros1Commands(v.Commands)
 }
