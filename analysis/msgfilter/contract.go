@@ -39,6 +39,9 @@
 // modelled); timers due at the very instant of an event fire before it;
 // rclcpp's handling of the default duration::max timer is not verified and
 // treated as no timeout.
+//
+// Params.Semantics = ROS1 emulates noetic's tf2_ros::MessageFilter instead,
+// for the consumers of ROS 1 bags (filter_ros1.go).
 package msgfilter
 
 import "strconv"
