@@ -172,3 +172,85 @@ func TestROS1FilterWording(t *testing.T) {
 		}
 	}
 }
+
+// TestROS1Split: the files of a split ROS 1 recording, written by Debian's
+// rosbag as rosbag record --split leaves them, each analysed alone. The
+// first has the latched /tf_static; a later one has it only when recorded
+// with --repeat-latched (then it starts with a copy), and without it the
+// verdict says where the static transforms went instead of blaming the
+// frame_id.
+func TestROS1Split(t *testing.T) {
+	ros1Bag(t, "none", "tiny") // skips without the peer
+	script, _ := filepath.Abs("../internal/ros1peer/rosbag_peer.py")
+	dir := t.TempDir()
+	for _, repeat := range []string{"repeat", "no"} {
+		if out, err := exec.Command("/usr/bin/python3", script, "split", filepath.Join(dir, repeat), "lz4", repeat).CombinedOutput(); err != nil {
+			t.Fatalf("rosbag split: %v\n%s", err, out)
+		}
+	}
+	for _, tc := range []struct {
+		file, class string
+		want        []string // in the sentence
+		passed      int      // scans passed, out of 200
+	}{
+		{"no_0.bag", VerdictNoProblem, nil, 199},
+		{"repeat_1.bag", VerdictNoProblem, nil, 199},
+		{"no_1.bag", VerdictFrameNotInTree, []string{"first file (no_0.bag)", "--repeat-latched"}, 0},
+	} {
+		t.Run(tc.file, func(t *testing.T) {
+			bag, err := bagread.Open(filepath.Join(dir, tc.file), bagread.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer bag.Close()
+			passed := 0
+			rep, err := analyzeFinished(bag, Config{}, func(r *ScanRow) error {
+				if r.FilterOutcome == "passed" {
+					passed++
+				}
+				return nil
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rep.Verdict.Class != tc.class {
+				t.Errorf("verdict %s: %s", rep.Verdict.Class, rep.Verdict.Sentence)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(rep.Verdict.Sentence, w) {
+					t.Errorf("sentence lacks %q: %s", w, rep.Verdict.Sentence)
+				}
+			}
+			if tc.class == VerdictNoProblem && strings.Contains(rep.Verdict.Sentence, "split") {
+				t.Errorf("split advice on a complete file: %s", rep.Verdict.Sentence)
+			}
+			// The first scan of each file precedes its first transform.
+			if passed != tc.passed {
+				t.Errorf("%d of 200 scans passed, want %d", passed, tc.passed)
+			}
+		})
+	}
+}
+
+func TestROS1FirstSplit(t *testing.T) {
+	for _, tc := range []struct {
+		path      string
+		tfStatic  int
+		wantFirst string
+	}{
+		{"/d/run_2026-01-01-10-00-00_3.bag", 0, "run_2026-01-01-10-00-00_0.bag"},
+		{"/d/run_1.bag.active", 0, "run_0.bag"},
+		{"/d/run_0.bag", 0, ""},
+		{"/d/run_00.bag", 0, ""},
+		{"/d/run_1.bag", 2, ""},
+		{"/d/run.bag", 0, ""},
+	} {
+		rep := &Report{Bag: BagSummary{Path: tc.path}}
+		if tc.tfStatic > 0 {
+			rep.Topics = []TopicSummary{{Topic: "/tf_static", Role: "tf_static", Messages: tc.tfStatic}}
+		}
+		if got := ros1FirstSplit(rep); got != tc.wantFirst {
+			t.Errorf("%s (tf_static %d): %q, want %q", tc.path, tc.tfStatic, got, tc.wantFirst)
+		}
+	}
+}

@@ -1,6 +1,8 @@
 package analysis
 
 import (
+	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 
@@ -83,7 +85,35 @@ func ros1Wording(v *Verdict, rep *Report) {
 			`dropped at once as OutTheBack; RViz's display status shows "Message removed because it is too old (frame=[…], stamp=[…])"`, 1)
 		v.Evidence[i] = e
 	}
+	if v.Class == VerdictFrameNotInTree {
+		if first := ros1FirstSplit(rep); first != "" {
+			v.Sentence += " This file is a later split of a rosbag record --split recording: ROS 1's recorder writes a latched topic such as /tf_static only into the first file (" + first + ") unless it runs with --repeat-latched, so the static transforms are there; record with --repeat-latched to repeat them at the start of every split."
+		}
+	}
 	v.Commands = ros1Commands(v.Commands)
+}
+
+// splitName matches the file name rosbag record --split gives a split
+// (ros_comm noetic-devel tools/rosbag/src/recorder.cpp, updateFilenames:
+// PREFIX_N.bag, N counting from 0; .bag.active while it is written).
+var splitName = regexp.MustCompile(`^(.*)_([0-9]+)\.bag(\.active)?$`)
+
+// ros1FirstSplit returns the first split's file name when the report is of
+// a later split (N >= 1) with no /tf_static message: Recorder::doQueue
+// keeps latched messages for the next file only under --repeat-latched
+// (startWriting then writes copies, stamped with the split's start, before
+// anything else), so a latched topic published once is in split 0 alone.
+func ros1FirstSplit(rep *Report) string {
+	m := splitName.FindStringSubmatch(filepath.Base(rep.Bag.Path))
+	if m == nil || strings.TrimLeft(m[2], "0") == "" {
+		return ""
+	}
+	for _, t := range rep.Topics {
+		if t.Role == "tf_static" && t.Messages > 0 {
+			return ""
+		}
+	}
+	return m[1] + "_0.bag"
 }
 
 // onlyTopic returns the one topic of pubs the sentence names ("" for none

@@ -15,6 +15,13 @@
         again at 100 s after 20 s, as a looping rosbag play --clock does)
       ACTIVE_COPY: also copy the file as it stood before close (index_pos
       still 0, no index: what a crash leaves as .bag.active)
+  rosbag_peer.py split PREFIX COMPRESSION REPEAT
+      what rosbag record --split --duration=20 leaves of the healthy
+      scenario: PREFIX_0.bag and PREFIX_1.bag, 20 s each; the latched
+      /tf_static is in the first file only, unless REPEAT is "repeat"
+      (--repeat-latched): then the second file starts with a copy written
+      as ros_comm's Recorder::startWriting writes it (record time = the
+      split's start, a connection header without callerid or latching)
   rosbag_peer.py large OUT COMPRESSION SECONDS
       the benchmark bag: SECONDS of 20 Hz scans of 1080 ranges and 1080
       intensities from /hokuyo_node, 100 Hz /tf, 100 Hz /clock and a latched
@@ -144,6 +151,36 @@ def write(out, compression, scenario, active_copy=None):
         bag.close()
 
 
+def split(prefix, compression, repeat):
+    t0 = genpy.Time(SIM0)
+    st = TFMessage(transforms=[tf("/base_link", "laser", t0), tf("base_link", "imu", t0)])
+    for part in range(2):
+        bag = rosbag.Bag("%s_%d.bag" % (prefix, part), "w", compression=compression, chunk_threshold=8 * 1024)
+        try:
+            start = genpy.Time(SYSTEM) + genpy.Duration(20 * part)
+            if part == 0:
+                bag.write("/tf_static", st, start, connection_header=conn("/robot_state_publisher", True, st))
+            elif repeat == "repeat":
+                bag.write("/tf_static", st, start)  # no connection header: rosbag makes one without callerid
+            for i in range(200 * part, 200 * part + 200):
+                sim = genpy.Time(SIM0) + genpy.Duration(0, i * 100_000_000)
+                rec = genpy.Time(SYSTEM) + genpy.Duration(0, i * 100_000_000)
+                c = Clock(clock=sim)
+                bag.write("/clock", c, rec, connection_header=conn("/play", msg=c))
+                m = TFMessage(transforms=[tf("odom", "base_link", sim, 0.01 * i)])
+                bag.write("/tf", m, rec, connection_header=conn("/robot_base", msg=m))
+                s = LaserScan()
+                s.header.seq = i
+                s.header.frame_id = "laser"
+                s.header.stamp = sim - genpy.Duration(0, 5_000_000)
+                s.angle_min, s.angle_max, s.angle_increment = -1.5, 1.5, 0.01
+                s.range_min, s.range_max = 0.1, 30.0
+                s.ranges = [1.0 + 0.001 * k for k in range(300)]
+                bag.write("/scan", s, rec, connection_header=conn("/hokuyo_node", msg=s))
+        finally:
+            bag.close()
+
+
 def large(out, compression, seconds):
     bag = rosbag.Bag(out, "w", compression=compression)
     try:
@@ -235,6 +272,8 @@ def dump(path):
 if __name__ == "__main__":
     if sys.argv[1] == "write":
         write(sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5] if len(sys.argv) > 5 else None)
+    elif sys.argv[1] == "split":
+        split(sys.argv[2], sys.argv[3], sys.argv[4])
     elif sys.argv[1] == "large":
         large(sys.argv[2], sys.argv[3], sys.argv[4])
     elif sys.argv[1] == "dump":
