@@ -3,8 +3,12 @@ package analysis
 import (
 	"fmt"
 	"math"
+	"sort"
+	"strings"
 
 	"github.com/bagclock/bagclock/analysis/finding"
+	"github.com/bagclock/bagclock/analysis/tf"
+	"github.com/bagclock/bagclock/bagread"
 )
 
 // Age findings.
@@ -29,8 +33,9 @@ const (
 	envelopeWindowNS = int64(1_000_000_000)
 	// aheadEnvelopeNS: an envelope this far below 0 in nearly every
 	// window (aheadWindowShare, at least minAheadWindows) proves stamps
-	// later than their own receipt: the stamping clock runs ahead.
-	aheadEnvelopeNS  = int64(20_000_000)
+	// later than their own receipt: the stamping clock runs ahead. A clock
+	// 20 ms ahead with a millisecond or two of latency shows about −18 ms.
+	aheadEnvelopeNS  = int64(15_000_000)
 	aheadWindowShare = 0.9
 	minAheadWindows  = 3
 )
@@ -41,6 +46,10 @@ const (
 // (see stuck_zero and zero_stamp).
 type TopicAge struct {
 	Topic string `json:"topic"`
+	// Link is a dynamic tf link ("parent->child") on Topic, for a link
+	// whose stamps run ahead of record time (only those are listed: kind
+	// ahead); empty for a topic's own messages.
+	Link string `json:"link,omitempty"`
 	// Reference is "record_time" or "clock".
 	Reference string `json:"reference"`
 	Count     int    `json:"count"`
@@ -58,7 +67,7 @@ type TopicAge struct {
 	// EnvelopeS is the median over 1 s windows of the least age in each
 	// (the lower envelope of record time − stamp), for system-time stamps;
 	// EnvelopeWindows the windows, AheadWindows those whose least age is
-	// 20 ms or more below 0.
+	// aheadEnvelopeNS (15 ms) or more below 0.
 	EnvelopeS       float64 `json:"envelope_s,omitempty"`
 	EnvelopeWindows int     `json:"envelope_windows,omitempty"`
 	AheadWindows    int     `json:"ahead_windows,omitempty"`
@@ -96,7 +105,16 @@ const (
 // counts.
 type ageCheck struct {
 	topics []ageSeries // by topic id
+	links  []linkAge   // by link id: dynamic links on system time
 	maxNS  int64
+}
+
+// linkAge is a dynamic tf link's age against record time, for the clock
+// of the machine publishing it (tf and odometry run ahead of the recorder
+// as often as sensors do).
+type linkAge struct {
+	ageSeries
+	topic, link string
 }
 
 type ageSeries struct {
@@ -202,6 +220,68 @@ func (c *ageCheck) onStamped(a *analyzer, s *stampedMsg) {
 	t.age.add(float64(d) / 1e9)
 }
 
+func (c *ageCheck) onLink(a *analyzer, m *bagread.Message, l *linkStats, st *tf.Stamped) {
+	if l.static || st.Stamp < EpochThresholdNS {
+		return
+	}
+	for len(c.links) <= l.id {
+		c.links = append(c.links, linkAge{})
+	}
+	t := &c.links[l.id]
+	if !t.seen {
+		t.topic, t.link, t.seen = m.Topic, l.key.parent+"->"+l.key.child, true
+	}
+	d := m.LogTimeNS - st.Stamp
+	t.record = true
+	t.env.add(m.LogTimeNS, d)
+	t.age.add(float64(d) / 1e9)
+}
+
+// linkAges lists the dynamic links stamped ahead of record time, but a
+// localiser's map->odom: AMCL dates it ahead by its transform_tolerance
+// (and slam_toolbox by its transform_timeout) on purpose.
+func (c *ageCheck) linkAges() []TopicAge {
+	var out []TopicAge
+	for i := range c.links {
+		t := &c.links[i]
+		if !t.seen || datedAheadByDesign(t.link) {
+			continue
+		}
+		t.env.close()
+		q := t.age.quantiles(0.05, 0.5, 0.95)
+		ag := TopicAge{Topic: t.topic, Link: t.link, Reference: "record_time", Count: t.age.n,
+			MedianS: q[1], P95S: q[2], MaxS: t.age.max, MinS: t.age.min, MaxAgeS: float64(c.maxNS) / 1e9,
+			EnvelopeWindows: t.env.windows, AheadWindows: t.env.neg, Kind: AgeOK}
+		if t.env.windows > 0 {
+			ag.EnvelopeS = t.env.minima.median()
+		}
+		if isAhead(&ag) {
+			ag.Kind = AgeAhead
+			ag.Sentence = aheadSentence(&ag)
+			out = append(out, ag)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Link < out[j].Link })
+	return out
+}
+
+// datedAheadByDesign: a link from a map frame to an odom frame
+// (map->odom, robot1/map->robot1/odom, map->hector_odom), the localiser's
+// correction, which it stamps ahead of its input.
+func datedAheadByDesign(link string) bool {
+	parent, child, _ := strings.Cut(link, "->")
+	base := func(f string) string { return f[strings.LastIndex(f, "/")+1:] }
+	return strings.Contains(base(parent), "map") && strings.Contains(base(child), "odom")
+}
+
+// name is the topic, or the link and its topic.
+func (ag *TopicAge) name() string {
+	if ag.Link != "" {
+		return ag.Link + " on " + ag.Topic
+	}
+	return ag.Topic
+}
+
 func (c *ageCheck) finish(a *analyzer) {
 	r := &a.rep
 	r.Ages = []TopicAge{}
@@ -277,6 +357,7 @@ func (c *ageCheck) finish(a *analyzer) {
 		}
 		r.Ages = append(r.Ages, ag)
 	}
+	r.Ages = append(r.Ages, c.linkAges()...)
 }
 
 // isAhead: system-time stamps later than record time, by stampPointMinNS
@@ -285,8 +366,8 @@ func (c *ageCheck) finish(a *analyzer) {
 // (A steady offset of a second or more is the skew table's
 // constant_offset, a clock_offset age, before this is asked.)
 //
-// Or, from 20 ms on: the lower envelope of record time − stamp (the least
-// age of each second) 20 ms or more below 0 in 90% of at least three
+// Or, from a clock about 20 ms ahead on: the lower envelope of record time − stamp (the least
+// age of each second) aheadEnvelopeNS or more below 0 in 90% of at least three
 // windows. Latency bursts only raise the envelope, and a clock behind the
 // recorder looks like latency; only a clock ahead puts it below 0.
 func isAhead(ag *TopicAge) bool {
@@ -306,7 +387,7 @@ func isAhead(ag *TopicAge) bool {
 // purpose (AMCL's map->odom by its transform_tolerance).
 func aheadSentence(ag *TopicAge) string {
 	return fmt.Sprintf("%s is stamped %s ahead of the recorder's clock (record time − stamp: median %s, p95 %s; its least value of each second %s, below 0 in %d of %d seconds): no message is stamped after it was received on one clock, so the clock of the machine stamping %s runs ahead of the recorder's; synchronise the clocks (chrony/NTP). Until then, consumers wait that long for transforms at each stamp, and drop the messages when their queue fills first.",
-		ag.Topic, fmtS(aheadOf(ag)), fmtS(ag.MedianS), fmtS(ag.P95S), fmtS(ag.EnvelopeS), ag.AheadWindows, ag.EnvelopeWindows, ag.Topic)
+		ag.name(), fmtS(aheadOf(ag)), fmtS(ag.MedianS), fmtS(ag.P95S), fmtS(ag.EnvelopeS), ag.AheadWindows, ag.EnvelopeWindows, ag.name())
 }
 
 // aheadOf is how far ahead a topic's clock is: the median age below 0
@@ -348,12 +429,21 @@ func aheadFindings(ages []TopicAge) []finding.Finding {
 			Confidence: finding.Confidence{Level: finding.High,
 				Basis:       fmt.Sprintf("the stamps are %s later than their own record time (median), over %d messages: no latency makes a message arrive before it was stamped", fmtS(-ag.MedianS), ag.Count),
 				Contradicts: "a recorder on another clock than the one the stamps were taken on (record time on sim time)"},
-			Subjects: finding.Subjects{Topics: []string{ag.Topic}},
+			Subjects: aheadSubjects(&ag),
 			Numbers:  []finding.Number{finding.N("median_age", ag.MedianS, "s"), finding.N("max_age", ag.MaxS, "s"), finding.N("messages", float64(ag.Count), "messages")},
 			Sentence: ag.Sentence,
 		})
 	}
 	return out
+}
+
+// aheadSubjects: the topic, or the link alone (its topic carries the
+// rest of the tree, which is not ahead).
+func aheadSubjects(ag *TopicAge) finding.Subjects {
+	if ag.Link != "" {
+		return finding.Subjects{Links: []string{ag.Link}}
+	}
+	return finding.Subjects{Topics: []string{ag.Topic}}
 }
 
 // staleFindings: topics with a share of messages older than the maximum
@@ -368,7 +458,7 @@ func staleFindings(ages []TopicAge) []finding.Finding {
 			Confidence: finding.Confidence{Level: finding.Medium,
 				Basis:       fmt.Sprintf("%d of %d messages (%.0f %%) were older than %s against %s (median age %s)", ag.OverMax, ag.Count, 100*ag.ShareOverMax, fmtS(ag.MaxAgeS), ag.Reference, fmtS(ag.MedianS)),
 				Contradicts: "an offset that stays the same on every topic of one machine: its clock, not the data, is behind"},
-			Subjects: finding.Subjects{Topics: []string{ag.Topic}},
+			Subjects: aheadSubjects(&ag),
 			Numbers: []finding.Number{finding.N("median_age", ag.MedianS, "s"), finding.N("p95_age", ag.P95S, "s"),
 				finding.N("max_age_allowed", ag.MaxAgeS, "s"), finding.N("share_over_max", ag.ShareOverMax, "ratio"), finding.N("messages", float64(ag.Count), "messages")},
 			Sentence: ag.Sentence,

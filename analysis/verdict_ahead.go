@@ -34,7 +34,7 @@ func aheadGroupSentence(ags []*TopicAge) string {
 	}
 	var names []string
 	for _, ag := range ags {
-		names = append(names, ag.Topic)
+		names = append(names, ag.name())
 	}
 	return fmt.Sprintf("%s are stamped %s ahead of the recorder's clock (median record time − stamp of each): no message is stamped after it was received on one clock, so the clock of the machine stamping them runs ahead of the recorder's; synchronise the clocks (chrony/NTP). Until then, consumers wait that long for transforms at each stamp, and drop the messages when their queue fills first.",
 		joinNames(names), aheadBy(ags))
@@ -60,15 +60,17 @@ func aheadBy(ags []*TopicAge) string {
 // recorder's time and the offset is what they wait for; false otherwise.
 func (d decider) aheadDropsVerdict(v *Verdict, best *PairSummary, unit string, medianDiffS float64) bool {
 	ags := d.aheadAges()
-	i := slices.IndexFunc(ags, func(ag *TopicAge) bool { return ag.Topic == best.Topic })
+	i := slices.IndexFunc(ags, func(ag *TopicAge) bool { return ag.Link == "" && ag.Topic == best.Topic })
 	if i < 0 || medianDiffS < aheadOf(ags[i])/2 {
 		return false
 	}
 	ahead := map[string]bool{}
 	var names []string
 	for _, ag := range ags {
-		ahead[ag.Topic] = true
-		names = append(names, ag.Topic)
+		if ag.Link == "" {
+			ahead[ag.Topic] = true
+		}
+		names = append(names, ag.name())
 	}
 	drops, topics := 0, map[string]bool{}
 	for _, p := range d.pairs() {

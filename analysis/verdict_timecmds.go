@@ -1,5 +1,7 @@
 package analysis
 
+import "strings"
+
 // timeLeadCommands are the commands that confirm the time finding that
 // leads the verdict, in timeSentences' order (a clock step, a topic stuck
 // at 0, a wall timer, stale data): the tf2_echo of a healthy sensor does
@@ -28,8 +30,11 @@ func (d decider) timeLeadCommands() []string {
 		}
 	}
 	for _, ag := range r.Ages {
-		if ag.Kind == AgeAhead {
+		if ag.Kind == AgeAhead && ag.Link == "" {
 			return []string{"chronyc tracking", "chronyc sources -v", "ros2 topic echo " + ag.Topic + " --field header.stamp --once"}
+		}
+		if ag.Kind == AgeAhead {
+			return []string{"chronyc tracking", "chronyc sources -v", "ros2 run tf2_ros tf2_echo " + strings.Replace(ag.Link, "->", " ", 1)}
 		}
 		if ag.Kind == AgeStale {
 			return []string{"ros2 topic delay " + ag.Topic, "ros2 topic info " + ag.Topic + " --verbose"}

@@ -42,7 +42,7 @@ func NewJSON(w io.Writer) *JSONWriter {
 // synchronizers, and the finding kind "sync"; 7 adds their
 // "inter_message_lower_bounds_s" and "age_penalty", and ROS 1 bags'
 // "nodes[].publishes" and index "format". See SCHEMA.md.
-const JSONSchemaVersion = 7
+const JSONSchemaVersion = 8
 
 // errFinished is returned by Row after Finish.
 var errFinished = errors.New("render: json: row after Finish")

@@ -192,7 +192,7 @@ func TestJSON(t *testing.T) {
 			t.Errorf("missing key %q", k)
 		}
 	}
-	if !bytes.HasPrefix(out, []byte(`{"schema_version":7,"scans":[`)) {
+	if !bytes.HasPrefix(out, []byte(`{"schema_version":8,"scans":[`)) {
 		t.Errorf("schema_version, then scans must come first (they stream): %.40s", out)
 	}
 	sum := doc["summary"].(map[string]any)
