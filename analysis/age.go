@@ -311,6 +311,14 @@ func (c *ageCheck) finish(a *analyzer) {
 			}
 		}
 	}
+	// The first backward stamp jump of each topic (stamp_jumps, bags
+	// without /clock).
+	backJumps := map[string]ClockJump{}
+	for _, j := range r.StampJumps {
+		if j.Link == "" && j.Kind == "backward" && backJumps[j.Topic].Kind == "" {
+			backJumps[j.Topic] = j
+		}
+	}
 	tick := a.clock.ticks.median() / 1e9 // 0 without ticks
 	for _, ts := range a.topics.analysed() {
 		if ts.id >= len(c.topics) || c.topics[ts.id].age.n == 0 {
@@ -343,6 +351,16 @@ func (c *ageCheck) finish(a *analyzer) {
 			ag.Kind = AgeClockOffset
 			ag.Sentence = fmt.Sprintf("%s: %.0f%% of its messages are older than %s against /clock (max %s), but /clock jumped %d time(s): the age follows the jump, not the data.",
 				ts.name, 100*ag.ShareOverMax, fmtS(ag.MaxAgeS), fmtS(ag.MaxS), r.Counts.ClockJumps)
+		case ag.Reference == "record_time" && ag.ShareOverMax >= staleShare && backJumps[ts.name].Kind != "" &&
+			-stampStepNS(backJumps[ts.name]) >= c.maxNS:
+			// The topic's stamps jumped back by more than the maximum age
+			// and the lag stayed: the clock stamping it stepped (its
+			// machine, or the driver's time source), so the age from the
+			// jump on is that step, not data left to go stale.
+			j := backJumps[ts.name]
+			ag.Kind = AgeClockOffset
+			ag.Sentence = fmt.Sprintf("%s: %.0f%% of its messages are older than %s when recorded (median age %s), but its stamps jumped back by %s at +%.1f s: the age follows the jump (the clock stamping %s stepped back), not the data.",
+				ts.name, 100*ag.ShareOverMax, fmtS(ag.MaxAgeS), fmtS(ag.MedianS), fmtS(float64(-stampStepNS(j))/1e9), a.x(j.LogTimeNS), ts.name)
 		case ag.ShareOverMax >= staleShare && ag.Count >= minStaleMsgs:
 			ag.Kind = AgeStale
 			ag.Sentence = fmt.Sprintf("%s is often stale: %.0f%% of its messages are older than %s when recorded (median age %s, p95 %s, max %s); consumers that drop data older than %s lose them.",

@@ -191,7 +191,7 @@ func jumpFindings(r *Report) []finding.Finding {
 				Basis:       fmt.Sprintf("header stamps jump %s on sensor topics or tf links (no /clock)", plural(n, "time")),
 				Contradicts: "the other topics of the same machine keeping their lag across the jump (a republisher's delay or a repeated stamp)"},
 			Numbers:  []finding.Number{finding.N("jumps", float64(n), "count")},
-			Sentence: fmt.Sprintf("Header stamps jump %s on sensor topics or tf links.", plural(n, "time")),
+			Sentence: stampJumpSentence(r),
 		}
 		for _, j := range r.StampJumps {
 			if j.Link != "" {

@@ -103,7 +103,7 @@ func decide(r *Report) Verdict {
 			// The target note is about the tool's settings; a jump in the
 			// bag's own time is what its user must not miss.
 			if n := d.rep.Counts.ClockJumps + d.rep.Counts.StampJumps; n > 0 {
-				v.Sentence += fmt.Sprintf(" But the bag's time jumps %s (see the evidence).", plural(n, "time"))
+				v.Sentence += fmt.Sprintf(" But %s (see the evidence).", jumpClause(d.rep))
 			}
 			d.timeLead(&v, false)
 			d.jumpEvidence(&v)
@@ -214,7 +214,7 @@ func decide(r *Report) Verdict {
 				// publisher looks the same) is no fault, but a "no problem"
 				// beside a jump finding that --fail-on jump gates on would
 				// read as a contradiction.
-				v.Sentence = healthyStem(v.Sentence) + fmt.Sprintf("; but the bag's time jumps %s (see the evidence).", plural(n, "time"))
+				v.Sentence = healthyStem(v.Sentence) + fmt.Sprintf("; but %s (see the evidence).", jumpClause(r))
 			}
 			v.Class = VerdictNoProblem
 		}
@@ -466,7 +466,7 @@ func (d decider) jumpEvidence(v *Verdict) {
 		v.Evidence = append(v.Evidence, fmt.Sprintf("/clock jumps forward %s.", plural(f, "time")))
 	}
 	if r.Counts.StampJumps > 0 {
-		v.Evidence = append(v.Evidence, fmt.Sprintf("No /clock; header stamps jump %s on sensor topics or tf links.", plural(r.Counts.StampJumps, "time")))
+		v.Evidence = append(v.Evidence, stampJumpSentence(r))
 	}
 	if r.Counts.Stalls > 0 {
 		v.Evidence = append(v.Evidence, fmt.Sprintf("/clock stalls %s while record time runs.", plural(r.Counts.Stalls, "time")))
