@@ -247,6 +247,24 @@ func TestTimeCases(t *testing.T) {
 					}
 				}
 			}},
+		// At a constant 0.5 a wall timer whose callbacks run up to 30 ms
+		// late is irregular in both clocks: the bag cannot tell its timer,
+		// and the headline says so rather than only "no clock problem".
+		{name: "rtf_0.5_busy_wall",
+			findings: []string{},
+			verdict:  "/sim_scan, /wall_scan and tf are on the same clock (median 0.0 ms apart) and no scan is dropped by the rviz-laserscan filter: no clock problem in this bag, though the bag cannot tell whether /wall_scan follows a wall or a sim timer (see the evidence).",
+			check: func(t *testing.T, rep *Report) {
+				w := timerOf(rep, "/wall_scan")
+				if w == nil || w.Clock != TimerUndetermined || w.Flagged {
+					t.Fatalf("wall timer %+v, want undetermined, not flagged", w)
+				}
+				if !containsSub(rep.Verdict.Evidence, "The bag cannot tell which clock /wall_scan's timer follows: at a constant real-time factor of 0.50 a 20.0 Hz wall timer and a 40.0 Hz sim timer publish alike") {
+					t.Errorf("evidence %q", rep.Verdict.Evidence)
+				}
+				if s := timerOf(rep, "/sim_scan"); s == nil || s.Clock != TimerSim || s.Sentence != "" {
+					t.Errorf("sim timer %+v, want sim and no sentence", s)
+				}
+			}},
 		{name: "late_120ms",
 			findings: []string{},
 			check: func(t *testing.T, rep *Report) {

@@ -215,6 +215,10 @@ func decide(r *Report) Verdict {
 				// beside a jump finding that --fail-on jump gates on would
 				// read as a contradiction.
 				v.Sentence = healthyStem(v.Sentence) + fmt.Sprintf("; but %s (see the evidence).", jumpClause(r))
+			} else if t := lookAlikeTimers(r); len(t) > 0 {
+				// "No clock problem" must not claim the timers it could
+				// not judge.
+				v.Sentence = strings.TrimSuffix(v.Sentence, ".") + fmt.Sprintf(", though the bag cannot tell whether %s follows a wall or a sim timer (see the evidence).", joinNames(t))
 			}
 			v.Class = VerdictNoProblem
 		}

@@ -55,8 +55,11 @@ func (d decider) timeSentences() (findings, remarks []string) {
 	}
 	n = 0
 	for _, t := range r.TimerClocks {
-		if t.Flagged {
+		switch {
+		case t.Flagged:
 			findings = add(findings, fmt.Sprintf("%s (%.1f Hz in wall time, %.1f Hz in sim time; confidence %.2f)", t.Sentence, t.WallRateHz, t.SimRateHz, t.Confidence), &n)
+		case t.Clock == TimerUndetermined && t.Sentence != "" && len(remarks) < maxTimeEvidence:
+			remarks = append(remarks, t.Sentence)
 		}
 	}
 	if ags := d.aheadAges(); len(ags) > 0 {

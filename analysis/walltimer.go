@@ -240,6 +240,7 @@ func (c *wallTimerCheck) finish(a *analyzer) {
 		if t.sumS > 0 {
 			tc.SimRateHz = float64(t.pairs) / (t.sumS / 1e9)
 		}
+		follows := false // the messages follow /clock closely
 		if apart {
 			rw, rs := tc.WallSpread+timerSpreadEps, tc.SimSpread+timerSpreadEps
 			switch {
@@ -254,6 +255,7 @@ func (c *wallTimerCheck) finish(a *analyzer) {
 			// every time, come from a timer on the node's clock.
 			if t.phase.n >= minTimerPairs && clockTick > 0 {
 				if p90 := t.phase.quantiles(0.9)[0]; p90 <= phaseFollows*clockTick {
+					follows = true
 					switch tc.Clock {
 					case TimerUndetermined:
 						tc.Clock, tc.Confidence = TimerSim, 1-p90/clockTick
@@ -284,8 +286,38 @@ func (c *wallTimerCheck) finish(a *analyzer) {
 			tc.Flagged = true
 			tc.Sentence = wallTimerSentence(ts.name, rtf, lo, hi)
 		}
+		if tc.Clock == TimerUndetermined && onSim && hi-lo < rtfVaries {
+			tc.Sentence = lookAlikeSentence(&tc, rtf, follows)
+		}
 		r.TimerClocks = append(r.TimerClocks, tc)
 	}
+}
+
+// lookAlikeSentence says that the bag cannot tell a topic's timer: at a
+// constant real-time factor a wall timer and a sim timer at the rate that
+// factor gives are both regular (or, with a busy executor, both irregular)
+// in either clock, and the messages do not follow /clock closely enough to
+// show a timer on the node's clock.
+// (With follows, the period says wall timer and the phase says sim timer.)
+func lookAlikeSentence(tc *TimerClock, rtf float64, follows bool) string {
+	phase := "its messages do not follow /clock"
+	if follows {
+		phase = "its messages follow /clock as a sim timer's do"
+	}
+	return fmt.Sprintf("The bag cannot tell which clock %s's timer follows: at a constant real-time factor of %.2f a %.1f Hz wall timer and a %.1f Hz sim timer publish alike (its period spreads %.0f%% in wall time and %.0f%% in sim time; %s). A recording at another or a varying real-time factor tells them apart, as does the node's code (a timer on the node's clock, or a wall timer).",
+		tc.Topic, rtf, tc.WallRateHz, tc.SimRateHz, 100*math.Max(tc.WallSpread, 0), 100*math.Max(tc.SimSpread, 0), phase)
+}
+
+// lookAlikeTimers are the topics whose timer the bag cannot tell
+// (lookAlikeSentence).
+func lookAlikeTimers(r *Report) []string {
+	var out []string
+	for _, t := range r.TimerClocks {
+		if t.Clock == TimerUndetermined && t.Sentence != "" {
+			out = append(out, t.Topic)
+		}
+	}
+	return out
 }
 
 // wallTimerSentence is the flag of a topic on a wall timer under sim time.

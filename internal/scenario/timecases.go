@@ -61,6 +61,9 @@ type TimeCase struct {
 	ClockStartS float64
 	// SensorStepNS steps the sensor machine's clock at StepAtS (without RTF).
 	SensorStepNS int64
+	// WallJitterNS makes the wall timer's callbacks run up to that late
+	// (a busy executor), so its period is irregular in both clocks.
+	WallJitterNS int64
 }
 
 type timeEvent struct {
@@ -157,7 +160,11 @@ func WriteTimeCase(dir string, c TimeCase, opts bagwrite.Options) (string, error
 		// The wall timer: now() is the last tick received (0.2 ms after
 		// it was sent), 0 before the first.
 		k := -1
-		for tt := int64(7_000_000); tt < dur; tt += 50_000_000 {
+		for tick := int64(7_000_000); tick < dur; tick += 50_000_000 {
+			tt := tick
+			if c.WallJitterNS > 0 {
+				tt += jit(0, c.WallJitterNS)
+			}
 			for k+1 < len(tickT) && tickT[k+1]+200_000 <= tt {
 				k++
 			}
@@ -247,6 +254,7 @@ const (
 	TimeStuckZero        = "stuck_zero"              // a node with time 0 beside healthy ones
 	TimeLate120ms        = "late_120ms"              // a topic published 120 ms after its stamp
 	TimeHeaderless       = "rtf_0.5_no_header"       // /cmd_vel (no header) on a wall timer at 0.5, a sim-timer topic beside it
+	TimeRTFHalfBusyWall  = "rtf_0.5_busy_wall"       // at 0.5 the wall timer's callbacks run up to 30 ms late: its clock cannot be told
 	TimeSensorStep       = "ntp_back_sensor_machine" // the sensor machine's clock steps back 0.8 s, the recorder's runs on
 	TimeZeroUntilClock   = "zero_until_clock"        // /clock starts 3 s late: a wall timer stamps 0 until then
 )
@@ -271,6 +279,7 @@ func TimeCases() []TimeCase {
 		{Name: TimeHeaderless, DurS: 20, RTF: constRTF(0.5), Headerless: true},
 		{Name: TimeSensorStep, DurS: 20, StepAtS: 10, SensorStepNS: -800_000_000},
 		{Name: TimeZeroUntilClock, DurS: 10, RTF: constRTF(1), ClockStartS: 3},
+		{Name: TimeRTFHalfBusyWall, DurS: 20, RTF: constRTF(0.5), WallJitterNS: 30_000_000},
 	}
 }
 
