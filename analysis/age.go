@@ -290,7 +290,11 @@ func (c *ageCheck) finish(a *analyzer) {
 		// An epoch-sized skew (sim_time, recorder_sim_time or a real
 		// mixture, different_clock) is an offset whatever its label; a
 		// different_clock topic on the recorder's clock has a true age.
-		if s.Link == "" && (s.Kind == SkewConstantOffset || math.Abs(s.MedianS) >= float64(EpochThresholdNS)/1e9) {
+		// A bag with /clock labels every system-time topic different_clock
+		// (the reference is sim time); its numbers still tell a steady
+		// offset of machines (4.8 days behind) from an age.
+		if s.Link == "" && (s.Kind == SkewConstantOffset || s.Count >= minSkewSamples && skewKind(s.MedianS, s.P95S, s.MinS) == SkewConstantOffset ||
+			math.Abs(s.MedianS) >= float64(EpochThresholdNS)/1e9) {
 			offsets[s.Topic] = true
 		}
 	}

@@ -96,8 +96,27 @@ func (c *tfClockCheck) finish(a *analyzer) {
 		}
 		ref := c.familyMixture(a, dyn)
 		c.staleLinks(a, dyn, ref)
-		c.recorderOffset(a, dyn, ref)
+		// The offset from the recorder is the tree's own: a /clock that no
+		// link follows (every link on system time) leaves a robot clock
+		// days behind the recorder's to be said all the same.
+		c.recorderOffset(a, dyn, majorityFamily(a, dyn))
 	}
+}
+
+// majorityFamily is the clock family most of dyn is stamped on (ties: the
+// recorder's).
+func majorityFamily(a *analyzer, dyn []*linkStats) int {
+	var n [2]int
+	for _, l := range dyn {
+		n[family(l.newest)]++
+	}
+	switch {
+	case n[0] > n[1]:
+		return 0
+	case n[1] > n[0]:
+		return 1
+	}
+	return family(a.startNS)
 }
 
 // familyMixture reports dynamic links on another clock family than the
