@@ -140,23 +140,9 @@ func (c *tfClockCheck) familyMixture(a *analyzer, dyn []*linkStats) int {
 	if len(odd) == 0 || len(by[ref]) == 0 {
 		return ref
 	}
-	names := make([]string, len(odd))
-	for i, l := range odd {
-		names[i] = linkName(l)
-	}
-	topics := topicsOf(odd)
-	fix := "set use_sim_time:=true on it"
-	if ref == 1 {
-		fix = "it runs with use_sim_time:=true while the rest of the system is on system time: set it to false, or give the whole system /clock"
-	}
-	why := fmt.Sprintf("the rest of the tree (%s)", plural(len(by[ref]), "dynamic link"))
-	if a.hasClock {
-		why += " and /clock"
-	}
 	f := TFFinding{
 		Kind: TFOtherClockFamily, Rank: RankTFFamily, Count: len(odd), FailOn: "clock-mismatch",
-		Sentence: fmt.Sprintf("tf links %s are stamped on %s (near %s) while %s are on %s (near %s): the node publishing them on %s is on the wrong clock (%s); tf2 cannot look up across the two.",
-			linkList(names), familyName[1-ref], fmtS(float64(odd[0].newest)/1e9), why, familyName[ref], fmtS(float64(by[ref][0].newest)/1e9), joinTopics(topics), fix),
+		Sentence: twoClocksSentence(a.hasClock, by[0], by[1], ref),
 	}
 	for i, l := range odd {
 		if i == maxTFFindingExamples {
@@ -167,6 +153,35 @@ func (c *tfClockCheck) familyMixture(a *analyzer, dyn []*linkStats) int {
 	}
 	a.addTFFinding(f)
 	return ref
+}
+
+// twoClocksSentence words a tf tree stamped on two clock families: both
+// sides by name, and which is likelier wrong. Sim-time stamps mean a
+// simulator ran (something published /clock while the nodes stamped them),
+// so the system-time side is likelier the one without use_sim_time:=true;
+// only when the rest of the system is on system time and the bag has no
+// /clock may the sim-time node be the odd one, following a stray /clock.
+func twoClocksSentence(hasClock bool, sim, system []*linkStats, ref int) string {
+	side := func(ls []*linkStats) string {
+		names := make([]string, len(ls))
+		for i, l := range ls {
+			names[i] = linkName(l)
+		}
+		return fmt.Sprintf("%s (%s, near %s)", linkList(names), plural(len(ls), "dynamic link"), fmtS(float64(ls[0].newest)/1e9))
+	}
+	s := fmt.Sprintf("The tf tree is on two clocks, which tf2 cannot look up across: %s on sim time, %s on system time.", side(sim), side(system))
+	sysNames := make([]string, len(system))
+	for i, l := range system {
+		sysNames[i] = linkName(l)
+	}
+	fix := fmt.Sprintf("set use_sim_time:=true on the node publishing %s", linkList(sysNames))
+	switch {
+	case hasClock:
+		return s + " /clock runs sim time, so the system-time side is wrong: " + fix + "."
+	case ref == 0:
+		return s + " Sim-time stamps mean a simulator ran (something published /clock, not recorded here), so the system-time side is likelier wrong: " + fix + ", and record /clock."
+	}
+	return s + " Sim-time stamps mean a simulator ran (something published /clock, not recorded here), so the system-time side is likelier wrong (" + fix + ") — unless no simulator should have run: then the sim-time node follows a stray /clock (find it: ros2 topic info /clock --verbose) and needs use_sim_time:=false."
 }
 
 // staleLinks reports dynamic links of the tree's family whose stamps lag

@@ -73,12 +73,12 @@ func TestFamilyMixtureFinding(t *testing.T) {
 	}{
 		{"all on sim time", sys, 0, []int64{sim, sim}, 0, "", ""},
 		{"tie: the recorder's family", sys, 0, []int64{sim, sys}, 1, "1 [odom->l0 on /tf]",
-			"tf links odom->l0 on /tf are stamped on sim time (near 100.000 s) while the rest of the tree (1 dynamic link) are on system time"},
-		{"tie on a sim recorder", sim, 0, []int64{sim, sys}, 0, "1 [odom->l1 on /tf]", "tf links odom->l1 on /tf are stamped on system time"},
+			"The tf tree is on two clocks, which tf2 cannot look up across: odom->l0 on /tf (1 dynamic link, near 100.000 s) on sim time, odom->l1 on /tf (1 dynamic link, near 1e+08 s) on system time. Sim-time stamps mean a simulator ran (something published /clock, not recorded here), so the system-time side is likelier wrong (set use_sim_time:=true on the node publishing odom->l1 on /tf) — unless no simulator should have run"},
+		{"tie on a sim recorder", sim, 0, []int64{sim, sys}, 0, "1 [odom->l1 on /tf]", "The tf tree is on two clocks, which tf2 cannot look up across: odom->l0 on /tf (1 dynamic link, near 100.000 s) on sim time, odom->l1 on /tf (1 dynamic link, near 1e+08 s) on system time. Sim-time stamps mean a simulator ran (something published /clock, not recorded here), so the system-time side is likelier wrong: set use_sim_time:=true on the node publishing odom->l1 on /tf, and record /clock."},
 		{"majority on system time", sim, 0, []int64{sim, sys, sys}, 1, "1 [odom->l0 on /tf]", ""},
 		{"majority on sim time", sys, 0, []int64{sim, sim, sys}, 0, "1 [odom->l2 on /tf]", ""},
 		{"/clock decides", sys, sim, []int64{sim, sys, sys}, 0, "2 [odom->l1 on /tf odom->l2 on /tf]",
-			"tf links odom->l1 on /tf, odom->l2 on /tf are stamped on system time (near 1e+08 s) while the rest of the tree (1 dynamic link) and /clock are on sim time"},
+			"The tf tree is on two clocks, which tf2 cannot look up across: odom->l0 on /tf (1 dynamic link, near 100.000 s) on sim time, odom->l1 on /tf, odom->l2 on /tf (2 dynamic links, near 1e+08 s) on system time. /clock runs sim time, so the system-time side is wrong: set use_sim_time:=true on the node publishing odom->l1 on /tf, odom->l2 on /tf."},
 		{"four odd: three named", sys, sim, []int64{sim, sys, sys, sys, sys}, 0, "4 [odom->l1 on /tf odom->l2 on /tf odom->l3 on /tf]", ""},
 	} {
 		a := &analyzer{startNS: tc.start, clock: newClockState(1)}

@@ -20,7 +20,7 @@ func TestVerdictLines(t *testing.T) {
 	}
 	exact := []genLink{{parent: "odom", child: "base_link", everyTicks: 1}, {parent: "base_link", child: "laser", static: true}}
 	mapSystem := append([]genLink{{parent: "map", child: "odom", ageNS: simStartNS - sysStartNS}}, dyn...)
-	mapSentence := "tf links map->odom on /tf are stamped on system time (near 1.79e+09 s) while the rest of the tree (1 dynamic link) and /clock are on sim time (near 123.970 s): the node publishing them on /tf is on the wrong clock (set use_sim_time:=true on it); tf2 cannot look up across the two."
+	mapSentence := "The tf tree is on two clocks, which tf2 cannot look up across: odom->base_link on /tf (1 dynamic link, near 123.970 s) on sim time, map->odom on /tf (1 dynamic link, near 1.79e+09 s) on system time. /clock runs sim time, so the system-time side is wrong: set use_sim_time:=true on the node publishing map->odom on /tf."
 	same := "/scan and tf are on the same clock (median 10.0 ms apart) and no scan is dropped by the rviz-laserscan filter: no clock problem in this bag."
 	const rateLine = "/clock runs at"
 	for _, tc := range []struct {
