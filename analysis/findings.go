@@ -26,6 +26,7 @@ func collectFindings(r *Report) []finding.Finding {
 	fs = append(fs, wallTimerFindings(r.TimerClocks)...)
 	fs = append(fs, staleFindings(r.Ages)...)
 	fs = append(fs, syncFindings(r.Sync)...)
+	fs = append(fs, deviceClockFindings(r.DeviceClocks)...)
 	for i := range fs {
 		fs[i] = finding.Normalize(fs[i])
 	}

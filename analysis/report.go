@@ -283,12 +283,16 @@ type Report struct {
 	// once, too small for rcl's forward threshold (stampjumps.go): the
 	// clock-step check joins those of several series into a step. Not in
 	// the JSON contract.
-	LeadSteps []ClockJump      `json:"-"`
-	Stalls    []Stall          `json:"stalls"`
-	ClockRate *ClockRate       `json:"clock_rate,omitempty"`
-	ZeroStamp ZeroStampSummary `json:"zero_stamp"`
-	Skew      []Skew           `json:"skew"`
-	TFTree    []TFLink         `json:"tf_tree"`
+	LeadSteps []ClockJump `json:"-"`
+	// DeviceClocks are analysed topics stamped on a clock of their own in
+	// a bag without /clock (devicetime.go). Not in the JSON contract: the
+	// verdict and a clock-mismatch finding carry them.
+	DeviceClocks []DeviceClock    `json:"-"`
+	Stalls       []Stall          `json:"stalls"`
+	ClockRate    *ClockRate       `json:"clock_rate,omitempty"`
+	ZeroStamp    ZeroStampSummary `json:"zero_stamp"`
+	Skew         []Skew           `json:"skew"`
+	TFTree       []TFLink         `json:"tf_tree"`
 	// TFFindings diagnose the tf tree itself, most important first.
 	TFFindings []TFFinding  `json:"tf_findings"`
 	Rosout     []RosoutLine `json:"rosout"`
