@@ -3,6 +3,7 @@ package analysis
 import (
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/bagclock/bagclock/bagread"
 	"github.com/bagclock/bagclock/internal/bagwrite"
@@ -58,4 +59,20 @@ func analyzeBag(t *testing.T, dir string, cfg Config, sink func(*ScanRow) error)
 		t.Fatal(err)
 	}
 	return rep
+}
+
+// robotReport analyses a 10 s healthy robot (scenario.BothSystem, 30
+// ranges) in storage, with noise and whatever edit makes it a case.
+func robotReport(t *testing.T, storage string, noise scenario.Noise, edit func(*scenario.Spec)) *Report {
+	t.Helper()
+	s, err := scenario.Get(scenario.BothSystem)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Duration, s.Ranges = 10*time.Second, 30
+	s.Noise = &noise
+	if edit != nil {
+		edit(&s)
+	}
+	return analyzeBag(t, specBag(t, s, storage), Config{}, nil)
 }

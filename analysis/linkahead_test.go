@@ -29,14 +29,9 @@ func TestAheadLinksAndOdometry(t *testing.T) {
 	for _, c := range cases {
 		for _, storage := range []string{"mcap", "sqlite3"} {
 			t.Run(c.name+"/"+storage, func(t *testing.T) {
-				s, err := scenario.Get(scenario.BothSystem)
-				if err != nil {
-					t.Fatal(err)
-				}
-				s.Duration, s.Ranges = 10*time.Second, 30
-				s.Odometry, s.Localiser = true, c.localiser
-				s.Noise = &scenario.Noise{Seed: 7, RobotOffset: c.offset}
-				rep := analyzeBag(t, specBag(t, s, storage), Config{}, nil)
+				rep := robotReport(t, storage, scenario.Noise{Seed: 7, RobotOffset: c.offset}, func(s *scenario.Spec) {
+					s.Odometry, s.Localiser = true, c.localiser
+				})
 				var got []string
 				for i := range rep.Ages {
 					if ag := &rep.Ages[i]; ag.Kind == AgeAhead {

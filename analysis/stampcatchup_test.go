@@ -107,15 +107,7 @@ func TestStampCatchUp(t *testing.T) {
 	for _, c := range cases {
 		for _, storage := range []string{"mcap", "sqlite3"} {
 			t.Run(c.name+"/"+storage, func(t *testing.T) {
-				s, err := scenario.Get(scenario.BothSystem)
-				if err != nil {
-					t.Fatal(err)
-				}
-				s.Duration = 10 * time.Second
-				s.Ranges = 30
-				n := c.noise
-				s.Noise = &n
-				rep := analyzeBag(t, specBag(t, s, storage), Config{}, nil)
+				rep := robotReport(t, storage, c.noise, nil)
 				jump := slices.Contains(rep.Summary.Findings, "jump")
 				if jump != c.wantJump {
 					t.Errorf("jump finding %v, want %v: findings %v, stamp jumps %+v; verdict %s", jump, c.wantJump, rep.Summary.Findings, rep.StampJumps, rep.Verdict.Sentence)

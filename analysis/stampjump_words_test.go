@@ -56,13 +56,7 @@ func TestStampJumpWords(t *testing.T) {
 func TestSensorClockStepBack(t *testing.T) {
 	for _, storage := range []string{"mcap", "sqlite3"} {
 		t.Run(storage, func(t *testing.T) {
-			s, err := scenario.Get(scenario.BothSystem)
-			if err != nil {
-				t.Fatal(err)
-			}
-			s.Duration, s.Ranges = 10*time.Second, 30
-			s.Noise = &scenario.Noise{Seed: 3, Steps: []scenario.Step{{Machine: scenario.MachineSensors, At: 4 * time.Second, By: -800 * time.Millisecond}}}
-			rep := analyzeBag(t, specBag(t, s, storage), Config{}, nil)
+			rep := robotReport(t, storage, scenario.Noise{Seed: 3, Steps: []scenario.Step{{Machine: scenario.MachineSensors, At: 4 * time.Second, By: -800 * time.Millisecond}}}, nil)
 			if slices.Contains(rep.Summary.Findings, "stale") || !slices.Contains(rep.Summary.Findings, "jump") {
 				t.Errorf("findings %v, want a jump and no stale", rep.Summary.Findings)
 			}
