@@ -109,12 +109,14 @@ type ageCheck struct {
 	maxNS  int64
 }
 
-// linkAge is a dynamic tf link's age against record time, for the clock
-// of the machine publishing it (tf and odometry run ahead of the recorder
-// as often as sensors do).
+// linkAge is the lower envelope of a dynamic tf link's age against record
+// time, for the clock of the machine publishing it (tf and odometry run
+// ahead of the recorder as often as sensors do); the link's other age
+// figures are the replay's (linkStats.age).
 type linkAge struct {
-	ageSeries
-	topic, link string
+	env   envelope
+	topic string
+	seen  bool
 }
 
 type ageSeries struct {
@@ -228,29 +230,31 @@ func (c *ageCheck) onLink(a *analyzer, m *bagread.Message, l *linkStats, st *tf.
 		c.links = append(c.links, linkAge{})
 	}
 	t := &c.links[l.id]
-	if !t.seen {
-		t.topic, t.link, t.seen = m.Topic, l.key.parent+"->"+l.key.child, true
-	}
-	d := m.LogTimeNS - st.Stamp
-	t.record = true
-	t.env.add(m.LogTimeNS, d)
-	t.age.add(float64(d) / 1e9)
+	t.topic, t.seen = m.Topic, true
+	t.env.add(m.LogTimeNS, m.LogTimeNS-st.Stamp)
 }
 
 // linkAges lists the dynamic links stamped ahead of record time, but a
 // localiser's map->odom: AMCL dates it ahead by its transform_tolerance
 // (and slam_toolbox by its transform_timeout) on purpose.
-func (c *ageCheck) linkAges() []TopicAge {
+// Only links stamped on system time throughout are judged.
+func (c *ageCheck) linkAges(a *analyzer) []TopicAge {
+	if len(c.links) == 0 {
+		return nil // no dynamic link on system time (nor a replay, in unit tests)
+	}
 	var out []TopicAge
-	for i := range c.links {
-		t := &c.links[i]
-		if !t.seen || datedAheadByDesign(t.link) {
+	for _, l := range a.tf.sortedLinks() {
+		if l.static || l.id >= len(c.links) || !c.links[l.id].seen || l.oldest < EpochThresholdNS {
+			continue
+		}
+		t, link := &c.links[l.id], l.key.parent+"->"+l.key.child
+		if datedAheadByDesign(link) {
 			continue
 		}
 		t.env.close()
-		q := t.age.quantiles(0.05, 0.5, 0.95)
-		ag := TopicAge{Topic: t.topic, Link: t.link, Reference: "record_time", Count: t.age.n,
-			MedianS: q[1], P95S: q[2], MaxS: t.age.max, MinS: t.age.min, MaxAgeS: float64(c.maxNS) / 1e9,
+		q := l.age.quantiles(0.5, 0.95)
+		ag := TopicAge{Topic: t.topic, Link: link, Reference: "record_time", Count: l.age.n,
+			MedianS: q[0], P95S: q[1], MaxS: l.age.max, MinS: l.age.min, MaxAgeS: float64(c.maxNS) / 1e9,
 			EnvelopeWindows: t.env.windows, AheadWindows: t.env.neg, Kind: AgeOK}
 		if t.env.windows > 0 {
 			ag.EnvelopeS = t.env.minima.median()
@@ -379,7 +383,7 @@ func (c *ageCheck) finish(a *analyzer) {
 		}
 		r.Ages = append(r.Ages, ag)
 	}
-	r.Ages = append(r.Ages, c.linkAges()...)
+	r.Ages = append(r.Ages, c.linkAges(a)...)
 }
 
 // isAhead: system-time stamps later than record time, by stampPointMinNS
@@ -451,7 +455,7 @@ func aheadFindings(ages []TopicAge) []finding.Finding {
 			Confidence: finding.Confidence{Level: finding.High,
 				Basis:       fmt.Sprintf("the stamps are %s later than their own record time (median), over %d messages: no latency makes a message arrive before it was stamped", fmtS(-ag.MedianS), ag.Count),
 				Contradicts: "a recorder on another clock than the one the stamps were taken on (record time on sim time)"},
-			Subjects: aheadSubjects(&ag),
+			Subjects: ageSubjects(&ag),
 			Numbers:  []finding.Number{finding.N("median_age", ag.MedianS, "s"), finding.N("max_age", ag.MaxS, "s"), finding.N("messages", float64(ag.Count), "messages")},
 			Sentence: ag.Sentence,
 		})
@@ -459,9 +463,9 @@ func aheadFindings(ages []TopicAge) []finding.Finding {
 	return out
 }
 
-// aheadSubjects: the topic, or the link alone (its topic carries the
-// rest of the tree, which is not ahead).
-func aheadSubjects(ag *TopicAge) finding.Subjects {
+// ageSubjects: the topic, or the link alone (its topic carries the rest
+// of the tree, which is not ahead).
+func ageSubjects(ag *TopicAge) finding.Subjects {
 	if ag.Link != "" {
 		return finding.Subjects{Links: []string{ag.Link}}
 	}
@@ -480,7 +484,7 @@ func staleFindings(ages []TopicAge) []finding.Finding {
 			Confidence: finding.Confidence{Level: finding.Medium,
 				Basis:       fmt.Sprintf("%d of %d messages (%.0f %%) were older than %s against %s (median age %s)", ag.OverMax, ag.Count, 100*ag.ShareOverMax, fmtS(ag.MaxAgeS), ag.Reference, fmtS(ag.MedianS)),
 				Contradicts: "an offset that stays the same on every topic of one machine: its clock, not the data, is behind"},
-			Subjects: aheadSubjects(&ag),
+			Subjects: ageSubjects(&ag),
 			Numbers: []finding.Number{finding.N("median_age", ag.MedianS, "s"), finding.N("p95_age", ag.P95S, "s"),
 				finding.N("max_age_allowed", ag.MaxAgeS, "s"), finding.N("share_over_max", ag.ShareOverMax, "ratio"), finding.N("messages", float64(ag.Count), "messages")},
 			Sentence: ag.Sentence,

@@ -276,12 +276,7 @@ func joinStampSteps(a *analyzer, steps []ClockStep, jumps []ClockJump, used []bo
 		if used[j] || len(steps) >= maxStepsKept {
 			continue
 		}
-		// The clock stepped by the stamps' jump less the record time
-		// between the two messages (a period of the series).
-		stepNS := sj.ToNS - sj.FromNS
-		if prev := sj.PrevLogTimeNS; prev > 0 && sj.LogTimeNS >= prev {
-			stepNS -= sj.LogTimeNS - prev
-		}
+		stepNS := stampStepNS(sj)
 		st := ClockStep{Source: StepStamps, Kind: sj.Kind, LogTimeNS: sj.LogTimeNS, AtS: a.x(sj.LogTimeNS),
 			FromNS: sj.FromNS, ToNS: sj.ToNS, StepS: float64(stepNS) / 1e9, Topic: sj.Topic, Index: sj.Index,
 			Stepped: addStepped(nil, sj), Unstepped: []string{}, Confirmed: true}
@@ -315,10 +310,7 @@ func sameStep(sj ClockJump, at, delta int64) bool {
 }
 
 func addStepped(list []string, sj ClockJump) []string {
-	name := sj.Topic
-	if sj.Link != "" {
-		name = sj.Link
-	}
+	name := jumpSeries(sj)
 	if list == nil {
 		list = []string{}
 	}

@@ -33,21 +33,9 @@ func stampJumpSentence(r *Report) string {
 	jumped := map[string]bool{}
 	var parts []string
 	for i, j := range r.StampJumps {
-		name := j.Topic
-		if j.Link != "" {
-			name = j.Link
-		}
-		jumped[name] = true
+		jumped[jumpSeries(j)] = true
 		if i < maxJumpsWorded {
-			dir := "back"
-			if j.Kind == "forward" {
-				dir = "forward"
-			}
-			step := stampStepNS(j)
-			if step < 0 {
-				step = -step
-			}
-			parts = append(parts, fmt.Sprintf("%s %s by %s at +%.1f s", name, dir, fmtS(float64(step)/1e9), float64(j.LogTimeNS-r.Pass.StartNS)/1e9))
+			parts = append(parts, jumpWords(j, r.Pass.StartNS))
 		}
 	}
 	if len(r.StampJumps) > maxJumpsWorded {
@@ -77,16 +65,27 @@ func stampJumpSentence(r *Report) string {
 func jumpClause(r *Report) string {
 	n := r.Counts.ClockJumps + r.Counts.StampJumps
 	if r.Counts.ClockJumps == 0 && n == 1 && len(r.StampJumps) == 1 {
-		j := r.StampJumps[0]
-		name := j.Topic
-		if j.Link != "" {
-			name = j.Link
-		}
-		dir, step := "back", -stampStepNS(j)
-		if j.Kind == "forward" {
-			dir, step = "forward", -step
-		}
-		return fmt.Sprintf("the stamps of %s jump %s by %s at +%.1f s", name, dir, fmtS(float64(step)/1e9), float64(j.LogTimeNS-r.Pass.StartNS)/1e9)
+		return "the stamps of " + strings.Replace(jumpWords(r.StampJumps[0], r.Pass.StartNS), " ", " jump ", 1)
 	}
 	return "the bag's time jumps " + plural(n, "time")
+}
+
+// jumpSeries names a stamp jump's series: its tf link, else its topic.
+func jumpSeries(j ClockJump) string {
+	if j.Link != "" {
+		return j.Link
+	}
+	return j.Topic
+}
+
+// jumpWords is "SERIES back|forward by STEP at +T s" (T since startNS).
+func jumpWords(j ClockJump, startNS int64) string {
+	dir, step := "back", stampStepNS(j)
+	if j.Kind == "forward" {
+		dir = "forward"
+	}
+	if step < 0 {
+		step = -step
+	}
+	return fmt.Sprintf("%s %s by %s at +%.1f s", jumpSeries(j), dir, fmtS(float64(step)/1e9), float64(j.LogTimeNS-startNS)/1e9)
 }

@@ -127,14 +127,9 @@ func (c *tfClockCheck) familyMixture(a *analyzer, dyn []*linkStats) int {
 	for _, l := range dyn {
 		by[family(l.newest)] = append(by[family(l.newest)], l)
 	}
-	ref := family(a.startNS)
-	switch {
-	case a.hasClock && a.clock.seen:
+	ref := majorityFamily(a, dyn)
+	if a.hasClock && a.clock.seen {
 		ref = family(a.clock.ns)
-	case len(by[0]) > len(by[1]):
-		ref = 0
-	case len(by[1]) > len(by[0]):
-		ref = 1
 	}
 	odd := by[1-ref]
 	if len(odd) == 0 || len(by[ref]) == 0 {
@@ -162,19 +157,18 @@ func (c *tfClockCheck) familyMixture(a *analyzer, dyn []*linkStats) int {
 // only when the rest of the system is on system time and the bag has no
 // /clock may the sim-time node be the odd one, following a stray /clock.
 func twoClocksSentence(hasClock bool, sim, system []*linkStats, ref int) string {
-	side := func(ls []*linkStats) string {
-		names := make([]string, len(ls))
+	names := func(ls []*linkStats) string {
+		out := make([]string, len(ls))
 		for i, l := range ls {
-			names[i] = linkName(l)
+			out[i] = linkName(l)
 		}
-		return fmt.Sprintf("%s (%s, near %s)", linkList(names), plural(len(ls), "dynamic link"), fmtS(float64(ls[0].newest)/1e9))
+		return linkList(out)
+	}
+	side := func(ls []*linkStats) string {
+		return fmt.Sprintf("%s (%s, near %s)", names(ls), plural(len(ls), "dynamic link"), fmtS(float64(ls[0].newest)/1e9))
 	}
 	s := fmt.Sprintf("The tf tree is on two clocks, which tf2 cannot look up across: %s on sim time, %s on system time.", side(sim), side(system))
-	sysNames := make([]string, len(system))
-	for i, l := range system {
-		sysNames[i] = linkName(l)
-	}
-	fix := fmt.Sprintf("set use_sim_time:=true on the node publishing %s", linkList(sysNames))
+	fix := "set use_sim_time:=true on the node publishing " + names(system)
 	switch {
 	case hasClock:
 		return s + " /clock runs sim time, so the system-time side is wrong: " + fix + "."

@@ -140,6 +140,7 @@ func decide(r *Report) Verdict {
 			best.QueueSize, r.Settings.CacheTimeS, countsText(best.Filter)))
 	}
 	v.Class = string(bestClass)
+	device := d.deviceClock(best.Topic)
 	switch {
 	case offClock:
 		d.offClockVerdict(&v, best, bestClass)
@@ -150,12 +151,12 @@ func decide(r *Report) Verdict {
 		}
 		v.Evidence = append(v.Evidence, "A "+strings.TrimSuffix(unit, "s")+" stamped ~1.79e9 s ahead of tf waits for a transform that never comes; the filter drops it when the queue is full (\"discarding message because the queue is full\").")
 		v.Commands = append(v.Commands, listUseSimTimeCmd)
-	case bestClass == TFOnSystemClock && d.deviceClock(best.Topic) != nil:
+	case bestClass == TFOnSystemClock && device != nil:
 		// The small stamps are the sensor's own clock, not sim time: tf
 		// and the recorder agree on system time.
-		v.Sentence = deviceClockSentence(*d.deviceClock(best.Topic))
+		v.Sentence = deviceClockSentence(*device)
 		v.Class = VerdictTime
-		v.Commands = append(v.Commands, "ros2 topic echo "+best.Topic+" --field header.stamp --once", "ros2 param list "+"<the driver node> | grep -i -e time -e stamp")
+		v.Commands = append(v.Commands, "ros2 topic echo "+best.Topic+" --field header.stamp --once", "ros2 param list <the driver node> | grep -i -e time -e stamp")
 	case bestClass == TFOnSystemClock:
 		link := strings.SplitN(ps.Stalest, " on ", 2)[0]
 		v.Sentence = fmt.Sprintf("A tf publisher stamps %s with system time while %s follows %s: set use_sim_time:=true on the node publishing %s (robot_state_publisher or the odometry node).", link, topic, clockName, link)
