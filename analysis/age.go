@@ -384,6 +384,59 @@ func (c *ageCheck) finish(a *analyzer) {
 		r.Ages = append(r.Ages, ag)
 	}
 	r.Ages = append(r.Ages, c.linkAges(a)...)
+	r.LagFloor = lagFloor(c.lagSeries(a))
+	c.staleInFloor(r)
+}
+
+// staleInFloor: a topic "stale" by as much as every other system-time
+// series lags (tf included) is not shown stale; the lag floor says what
+// the bag can tell of it (their delay, or the stamping clock behind).
+func (c *ageCheck) staleInFloor(r *Report) {
+	lf := r.LagFloor
+	if lf == nil || lf.SeriesCount < 2 || lf.FloorS*1e9 < float64(c.maxNS) {
+		return
+	}
+	for i := range r.Ages {
+		ag := &r.Ages[i]
+		if ag.Kind == AgeStale && ag.Link == "" && ag.EnvelopeWindows > 0 && ag.EnvelopeS-lf.FloorS < lagFloorSameS {
+			ag.Kind, ag.Sentence = AgeOK, ""
+			lf.OverMaxAge = append(lf.OverMaxAge, ag.Topic)
+		}
+	}
+	if len(lf.OverMaxAge) > 0 {
+		lf.Sentence += fmt.Sprintf(" Against the recorder's clock %s would be stale (older than %s), but not against a clock that far behind.", strings.Join(lf.OverMaxAge, ", "), fmtS(float64(c.maxNS)/1e9))
+	}
+}
+
+// lagSeries are the lower envelopes of every system-time series: the
+// analysed topics and the dynamic tf links (but a localiser's map->odom,
+// dated ahead by design).
+func (c *ageCheck) lagSeries(a *analyzer) []LagSeries {
+	var out []LagSeries
+	for _, ts := range a.topics.analysed() {
+		if ts.id >= len(c.topics) || !c.topics[ts.id].record || c.topics[ts.id].clock {
+			continue
+		}
+		if s, ok := seriesEnvelope(ts.name, &c.topics[ts.id].env); ok {
+			out = append(out, s)
+		}
+	}
+	if len(c.links) == 0 {
+		return out
+	}
+	for _, l := range a.tf.sortedLinks() {
+		if l.static || l.id >= len(c.links) || !c.links[l.id].seen || l.oldest < EpochThresholdNS {
+			continue
+		}
+		link := l.key.parent + "->" + l.key.child
+		if datedAheadByDesign(link) {
+			continue
+		}
+		if s, ok := seriesEnvelope(link+" on "+c.links[l.id].topic, &c.links[l.id].env); ok {
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 // isAhead: system-time stamps later than record time, by stampPointMinNS

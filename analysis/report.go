@@ -316,6 +316,10 @@ type Report struct {
 	ClockSteps          []ClockStep          `json:"clock_steps"`
 	StuckZero           []StuckZero          `json:"stuck_zero"`
 	Ages                []TopicAge           `json:"ages"`
+	// LagFloor is the least lag of every system-time series behind record
+	// time, when it is 20 ms or more: latency, or the stamping clock behind
+	// (agelag.go); nil otherwise.
+	LagFloor *LagFloor `json:"lag_floor,omitempty"`
 	// Sync is every emulated message_filters synchronizer (synccheck.go).
 	Sync []SyncSummary `json:"sync"`
 	// Pass is what the verdict needs of the pass beyond the fields above.

@@ -71,10 +71,32 @@ func (d decider) timeSentences() (findings, remarks []string) {
 		case AgeStale:
 			findings = add(findings, ag.Sentence, &n)
 		case AgeConstantOffset:
-			remarks = append(remarks, ag.Sentence)
+			if !inLagFloor(r.LagFloor, ag.Topic, ag.MedianS) {
+				remarks = append(remarks, ag.Sentence)
+			}
 		}
 	}
+	switch lf := r.LagFloor; {
+	case lf != nil && len(lf.OverMaxAge) > 0:
+		findings = append(findings, lf.Sentence) // the bag cannot tell whether data was stale
+	case lf != nil:
+		remarks = append(remarks, lf.Sentence)
+	}
 	return findings, remarks
+}
+
+// inLagFloor: a topic's steady age is the bag's lag floor (within 10 ms),
+// which says it for every series at once.
+func inLagFloor(lf *LagFloor, topic string, age float64) bool {
+	if lf == nil {
+		return false
+	}
+	for _, s := range lf.Series {
+		if s.Name == topic {
+			return age-lf.FloorS < lagFloorSameS
+		}
+	}
+	return false
 }
 
 // timeLead puts the time checks into the verdict: the first finding leads

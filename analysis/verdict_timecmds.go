@@ -40,5 +40,10 @@ func (d decider) timeLeadCommands() []string {
 			return []string{"ros2 topic delay " + ag.Topic, "ros2 topic info " + ag.Topic + " --verbose"}
 		}
 	}
+	if lf := r.LagFloor; lf != nil && len(lf.OverMaxAge) > 0 {
+		// On the robot, delay against its own clock; on both machines,
+		// how far each clock is from the same server.
+		return []string{"chronyc tracking", "ros2 topic delay " + lf.OverMaxAge[0]}
+	}
 	return nil
 }

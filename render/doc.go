@@ -11,7 +11,7 @@
 //	rep, err := analysis.Analyze(bag, cfg, cw.Row)
 //	err = cw.Flush()
 //
-//	jw := render.NewJSON(w)  // {"schema_version":8,"scans":[ ... streamed ...
+//	jw := render.NewJSON(w)  // {"schema_version":9,"scans":[ ... streamed ...
 //	rep, err := analysis.Analyze(bag, cfg, jw.Row)
 //	err = jw.Finish(rep)     // ], "bag":..., "summary":..., ...}
 //
@@ -37,7 +37,7 @@
 // One object. Because rows stream, "scans" comes first; the remaining keys
 // follow in the order of analysis.Report's fields, one key per line:
 //
-//	{"schema_version":8,"scans":[{...},...],
+//	{"schema_version":9,"scans":[{...},...],
 //	 "bag":{...}, "settings":{...}, "summary":{...}, "verdict":{...},
 //	 "clock_jumps":[...], "stamp_jumps":[...], "stalls":[...],
 //	 "clock_rate":{...}, "zero_stamp":{...}, "skew":[...], "tf_tree":[...],

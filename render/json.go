@@ -41,8 +41,9 @@ func NewJSON(w io.Writer) *JSONWriter {
 // findings as objects; 6 adds "sync", the emulated message_filters
 // synchronizers, and the finding kind "sync"; 7 adds their
 // "inter_message_lower_bounds_s" and "age_penalty", and ROS 1 bags'
-// "nodes[].publishes" and index "format". See SCHEMA.md.
-const JSONSchemaVersion = 8
+// "nodes[].publishes" and index "format"; 8 adds "ages[].link"; 9 adds
+// "lag_floor". See SCHEMA.md.
+const JSONSchemaVersion = 9
 
 // errFinished is returned by Row after Finish.
 var errFinished = errors.New("render: json: row after Finish")

@@ -5,6 +5,7 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"flag"
+	"fmt"
 	"io"
 	"math"
 	"os"
@@ -192,7 +193,7 @@ func TestJSON(t *testing.T) {
 			t.Errorf("missing key %q", k)
 		}
 	}
-	if !bytes.HasPrefix(out, []byte(`{"schema_version":8,"scans":[`)) {
+	if !bytes.HasPrefix(out, []byte(fmt.Sprintf(`{"schema_version":%d,"scans":[`, JSONSchemaVersion))) {
 		t.Errorf("schema_version, then scans must come first (they stream): %.40s", out)
 	}
 	sum := doc["summary"].(map[string]any)
