@@ -288,12 +288,70 @@ func joinStampSteps(a *analyzer, steps []ClockStep, jumps []ClockJump, used []bo
 			}
 		}
 		// One series alone is a publisher's own jump (stamp_jumps), not a
-		// clock step; and only system-time stamps step with a system clock.
-		if len(st.Stepped) >= 2 && sj.FromNS >= EpochThresholdNS && sj.ToNS >= EpochThresholdNS {
-			steps = append(steps, st)
+		// clock step, unless it landed ahead of its own receipt (no delay
+		// does that); and only system-time stamps step with a system clock.
+		if sj.FromNS < EpochThresholdNS || sj.ToNS < EpochThresholdNS {
+			continue
 		}
+		if len(st.Stepped) == 1 {
+			if !loneStepShown(sj, jumps, append(a.rep.StampJumps, a.rep.LeadSteps...)) {
+				continue
+			}
+			st.Unstepped = otherSeries(a.rep.Skew, st.Stepped[0])
+		}
+		steps = append(steps, st)
 	}
 	return steps
+}
+
+// A step of one series alone is a clock step when the series shows it
+// itself: stamps later than their own record time by aheadEnvelopeNS (as
+// the age check's ahead rule) after a forward step, or stamps that went
+// back (no delivery reorders a whole series) by loneStepMinNS or more;
+// either with no step the other way of the same series within
+// stepTogetherNS after it (a single stamp taken wrong, then corrected). A
+// stamp a node repeated or took late stays before its receipt and steps
+// back by a period or two.
+const loneStepMinNS = leadStepMinNS
+
+// loneStepShown says whether jump sj of one series is a step of the clock
+// stamping it, as the series alone shows it (jumps and stampJumps are
+// where a step back the other way would be).
+func loneStepShown(sj ClockJump, jumps, stampJumps []ClockJump) bool {
+	if sj.PrevLogTimeNS <= 0 {
+		return false
+	}
+	before, after := sj.PrevLogTimeNS-sj.FromNS, sj.LogTimeNS-sj.ToNS
+	switch {
+	case sj.Kind == "forward" && after <= -aheadEnvelopeNS && before-after >= loneStepMinNS:
+	case sj.Kind == "backward" && -stampStepNS(sj) >= loneStepMinNS:
+	default:
+		return false
+	}
+	for _, list := range [][]ClockJump{jumps, stampJumps} {
+		for _, j := range list {
+			if j.Kind != sj.Kind && jumpSeries(j) == jumpSeries(sj) && j.LogTimeNS > sj.LogTimeNS && j.LogTimeNS-sj.LogTimeNS <= stepTogetherNS {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// otherSeries are the skew table's series other than name (topics, and
+// links as "parent->child"), at most maxStepTopics: what did not step.
+func otherSeries(skew []Skew, name string) []string {
+	out := []string{}
+	for _, s := range skew {
+		n := s.Topic
+		if s.Link != "" {
+			n = s.Link
+		}
+		if n != name && !contains(out, n) && len(out) < maxStepTopics {
+			out = append(out, n)
+		}
+	}
+	return out
 }
 
 // sameStep says whether stamp jump sj happened near record time at and by
@@ -336,6 +394,17 @@ func stepSentence(s *ClockStep) string {
 		with += fmt.Sprintf("; the stamps of %s did not (a publisher on another clock: its age jumped by the step)", joinNames(s.Unstepped))
 	}
 	switch {
+	case s.Source == StepStamps && len(s.Stepped) == 1:
+		didNot := ""
+		if len(s.Unstepped) > 0 {
+			didNot = fmt.Sprintf(", while the stamps of %s did not step", joinNames(s.Unstepped))
+		}
+		shown, cost := "its stamps jumped ahead of their own receipt, which no delay does", "wait that long for transforms, and drop it when their queue fills first"
+		if s.Kind == "backward" {
+			shown, cost = "its stamps fell that much further behind their record time at once and stayed there, which no delay does (late delivery settles back)", "look its transforms up that far in the past"
+		}
+		return fmt.Sprintf("The clock stamping %s stepped %s by %s at +%.1f s (record time): %s%s (NTP or a manual clock set on the machine of %s, or a driver's time source); durations measured across it are wrong, and consumers pairing it with tf %s.",
+			s.Stepped[0], dir, fmtS(absF(s.StepS)), s.AtS, shown, didNot, s.Stepped[0], cost)
 	case s.Source == StepStamps:
 		return fmt.Sprintf("The system clock of the publishing machine stepped %s by %s at +%.1f s (record time): the stamps of %s jump together while record time runs on (NTP or a manual clock set on that machine); durations measured across it are wrong.",
 			dir, fmtS(absF(s.StepS)), s.AtS, joinNames(s.Stepped))

@@ -72,6 +72,21 @@ func noisyCases() []noisyCase {
 		fault("laser_zero_stamp", scenario.LaserZeroStamp, one(scenario.ClassZeroStamp), "zero-stamp", nil),
 		fault("skew_2_5s", scenario.Skew2500ms, one(scenario.ClassClockSkew), "skew", nil),
 		stepBack, stepFwd,
+		// The sensor machine alone steps (tf does not): with one topic on
+		// it (seeds without --sensors) nothing steps with it.
+		fault("sensors_step_800ms", scenario.BothSystem, one(VerdictTime), "clock-step", func(n *scenario.Noise) {
+			n.Steps = []scenario.Step{{Machine: scenario.MachineSensors, At: 6500 * time.Millisecond, By: 800 * time.Millisecond}}
+		}),
+		fault("sensors_step_back_800ms", scenario.BothSystem, one(VerdictTime), "clock-step", func(n *scenario.Noise) {
+			n.Steps = []scenario.Step{{Machine: scenario.MachineSensors, At: 6500 * time.Millisecond, By: -800 * time.Millisecond}}
+		}),
+		// The same step inside a 2 s stall of the sensors' link, only its
+		// last 150 ms delivered: no two messages show the step, the lag
+		// the 3 s after the stall settle at does.
+		fault("sensors_step_back_in_stall", scenario.BothSystem, one(VerdictTime), "clock-step", func(n *scenario.Noise) {
+			n.Stalls = append(n.Stalls, scenario.Stall{Machine: scenario.MachineSensors, At: 2500 * time.Millisecond, Dur: 2 * time.Second, KeepLast: 150 * time.Millisecond})
+			n.Steps = []scenario.Step{{Machine: scenario.MachineSensors, At: 3500 * time.Millisecond, By: -800 * time.Millisecond}}
+		}),
 		// A robot clock 40 ms ahead: a time finding, or the cause of the
 		// drops it makes (clock_skew).
 		fault("robot_ahead_40ms", scenario.BothSystem, []string{VerdictTime, scenario.ClassClockSkew}, "skew", func(n *scenario.Noise) {

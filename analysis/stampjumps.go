@@ -17,6 +17,20 @@ type stampJumps struct {
 	n      int
 	kept   []ClockJump
 	leads  []ClockJump
+	// lastLog is the record time of the latest message of any series, and
+	// globalGap the latest gap of gapMinNS or more between any two: a
+	// series whose lag shifts by as much across it saw record time step
+	// (the recorder's clock), not its own clock.
+	lastLog                      int64
+	globalGapStart, globalGapEnd int64
+}
+
+// see follows record time over every series' messages.
+func (j *stampJumps) see(logNS int64) {
+	if j.lastLog != 0 && logNS-j.lastLog >= gapMinNS {
+		j.globalGapStart, j.globalGapEnd = j.lastLog, logNS
+	}
+	j.lastLog = max(j.lastLog, logNS)
 }
 
 type stampSeries struct {
@@ -33,6 +47,75 @@ type stampSeries struct {
 	// ages is the series' least age (record time − stamp) over the last
 	// seconds, the steady lag a late delivery returns to.
 	ages leastAge
+	// gap follows the lag after a gap in the series' record times.
+	gap gapShift
+}
+
+// gapShift follows a series' least age in the seconds after a gap in its
+// record times (a stall, a lossy link): a clock that stepped inside the
+// gap shows no jump between two messages, only a lag that settles
+// elsewhere than before and stays there, where late delivery settles back.
+type gapShift struct {
+	open           bool
+	before         int64 // the series' least age before the gap
+	logNS, prevLog int64 // record times of the messages after and before the gap
+	prevStamp      int64
+	index          uint64
+	topic, link    string
+	min2, min3     int64 // least age in the 2nd and the 3rd second after
+	has2, has3     bool
+	// global is the gap between any two messages that makes most of this
+	// one (0 without): a lag that shifts by it is record time that stepped.
+	global int64
+}
+
+// Gap shifts: a gap of gapMinNS (and four paces) or more opens one; the
+// least ages of the 2nd and 3rd seconds after it, within gapSteadyNS of
+// each other, are the lag it settled at.
+const (
+	gapMinNS    = leadStepMinNS
+	gapSteadyNS = int64(20_000_000)
+)
+
+// settle takes a message of age age at logNS after an open gap, and
+// returns the step of the clock the series' lag shows once the 3rd second
+// after the gap is over (ok false while it is not, or without a step).
+func (g *gapShift) settle(logNS, age int64, done bool) (ClockJump, bool) {
+	if !g.open {
+		return ClockJump{}, false
+	}
+	t := logNS - g.logNS
+	switch {
+	case !done && t >= 1e9 && t < 2e9:
+		if !g.has2 || age < g.min2 {
+			g.min2, g.has2 = age, true
+		}
+	case !done && t >= 2e9 && t < 3e9:
+		if !g.has3 || age < g.min3 {
+			g.min3, g.has3 = age, true
+		}
+	}
+	if !done && t < 3e9 {
+		return ClockJump{}, false
+	}
+	g.open = false
+	if !g.has2 || !g.has3 || absI(g.min2-g.min3) > gapSteadyNS {
+		return ClockJump{}, false
+	}
+	shift := min(g.min2, g.min3) - g.before
+	if absI(shift) < leadStepMinNS || g.global > 0 && absI(shift-g.global) <= max(stepMatchNS, g.global/5) {
+		return ClockJump{}, false
+	}
+	kind := "backward" // the lag rose: the stamps went back
+	if shift < 0 {
+		kind = "forward"
+	}
+	// ToNS is the stamp the first message after the gap would carry at the
+	// lag the series settled at, so that the step (stampStepNS) is the
+	// shift of the lag, not that message's own late delivery.
+	to := g.prevStamp + (g.logNS - g.prevLog) - shift
+	return ClockJump{Index: g.index, LogTimeNS: g.logNS, FromNS: g.prevStamp, ToNS: to, Kind: kind,
+		Topic: g.topic, Link: g.link, PrevLogTimeNS: g.prevLog}, true
 }
 
 // leastAgeWindowS is how many seconds of record time leastAge spans: long
@@ -121,8 +204,10 @@ func (j *stampJumps) onLink(a *analyzer, m *bagread.Message, l *linkStats, st *t
 	if l.static {
 		return
 	}
+	j.see(m.LogTimeNS)
 	s := seriesAt(&j.links, l.id)
 	if s.seen {
+		j.settleGap(s, m.LogTimeNS, m.LogTimeNS-stamp)
 		j.stampJump(a, s, stamp, m, l.key.parent+"->"+l.key.child)
 	}
 	s.last, s.lastLog, s.seen = stamp, m.LogTimeNS, true
@@ -130,8 +215,10 @@ func (j *stampJumps) onLink(a *analyzer, m *bagread.Message, l *linkStats, st *t
 }
 
 func (j *stampJumps) onStamped(a *analyzer, sm *stampedMsg) {
+	j.see(sm.m.LogTimeNS)
 	s := seriesAt(&j.topics, sm.topic.id)
 	if s.seen {
+		j.settleGap(s, sm.m.LogTimeNS, sm.m.LogTimeNS-sm.stamp)
 		j.stampJump(a, s, sm.stamp, sm.m, "")
 	}
 	s.last, s.lastLog, s.seen = sm.stamp, sm.m.LogTimeNS, true
@@ -151,21 +238,24 @@ func (j *stampJumps) stampJump(a *analyzer, s *stampSeries, stamp int64, m *bagr
 		}
 	}
 	delta := stamp - *last
+	logDelta := m.LogTimeNS - s.lastLog
 	kind := ""
 	switch {
 	case isBackward(delta, a.cfg.JumpMinBackwardNS):
 		kind = "backward"
 	case delta > 0 && ticks.n >= minPaceSteps && delta >= forwardThreshold(a.cfg.JumpMinForwardNS, ticks):
-		if s.catchUp(m.LogTimeNS, m.LogTimeNS-stamp, delta, m.LogTimeNS-s.lastLog, forwardThreshold(a.cfg.JumpMinForwardNS, ticks)/2, ticks.approxMedian()) {
+		if s.catchUp(m.LogTimeNS, m.LogTimeNS-stamp, delta, logDelta, forwardThreshold(a.cfg.JumpMinForwardNS, ticks)/2, ticks.approxMedian()) {
+			j.openGap(s, m, stamp, link, *last)
 			return
 		}
 		kind = "forward"
 	case delta > 0:
-		logDelta := m.LogTimeNS - s.lastLog
 		if ticks.n >= minPaceSteps && len(j.leads) < maxJumpsKept && leadStep(delta, logDelta, ticks.approxMedian()) &&
 			!s.catchUp(m.LogTimeNS, m.LogTimeNS-stamp, delta, logDelta, leadStepMinNS/2, ticks.approxMedian()) {
 			j.leads = append(j.leads, ClockJump{Index: m.Index, LogTimeNS: m.LogTimeNS, FromNS: *last, ToNS: stamp, Kind: "forward",
 				Topic: m.Topic, Link: link, PrevLogTimeNS: s.lastLog})
+		} else {
+			j.openGap(s, m, stamp, link, *last)
 		}
 		ticks.add(float64(delta))
 	}
@@ -178,6 +268,32 @@ func (j *stampJumps) stampJump(a *analyzer, s *stampSeries, stamp int64, m *bagr
 		return
 	}
 	j.keep(jump, s.lastLog)
+}
+
+// openGap starts following the lag after a gap in the series' record
+// times of gapMinNS and four paces or more, once the series has a pace and
+// a lag to compare with.
+func (j *stampJumps) openGap(s *stampSeries, m *bagread.Message, stamp int64, link string, prevStamp int64) {
+	logDelta := m.LogTimeNS - s.lastLog
+	if s.gap.open || s.ticks.n < minPaceSteps || logDelta < gapMinNS || float64(logDelta) < 4*s.ticks.approxMedian() {
+		return
+	}
+	before, ok := s.ages.least(s.lastLog)
+	if !ok {
+		return
+	}
+	s.gap = gapShift{open: true, before: before, logNS: m.LogTimeNS, prevLog: s.lastLog, prevStamp: prevStamp,
+		index: m.Index, topic: m.Topic, link: link}
+	if g := j.globalGapEnd - j.globalGapStart; j.globalGapEnd > s.lastLog && 2*g >= logDelta {
+		s.gap.global = g // the series' gap is mostly one of every series
+	}
+}
+
+// settleGap keeps the step a gap's settled lag shows.
+func (j *stampJumps) settleGap(s *stampSeries, logNS, age int64) {
+	if jump, ok := s.gap.settle(logNS, age, false); ok {
+		j.keep(jump, jump.PrevLogTimeNS)
+	}
 }
 
 func (j *stampJumps) keep(jump ClockJump, prevLog int64) {
@@ -215,6 +331,9 @@ func (j *stampJumps) flush() {
 			if list[i].hasPending {
 				list[i].hasPending = false
 				j.keep(list[i].pending, list[i].pendingLog)
+			}
+			if jump, ok := list[i].gap.settle(0, 0, true); ok {
+				j.keep(jump, jump.PrevLogTimeNS)
 			}
 		}
 	}

@@ -106,7 +106,11 @@ func (d decider) timeLead(v *Verdict, lead bool) bool {
 	findings, remarks := d.timeSentences()
 	led := false
 	if lead && len(findings) > 0 {
-		v.Evidence = append(v.Evidence, "Sensor topics and tf: "+demoted(v.Sentence))
+		rows := demoted(v.Sentence)
+		if d.clockFaultFinding() {
+			rows = blamedOnClock(rows)
+		}
+		v.Evidence = append(v.Evidence, "Sensor topics and tf: "+rows)
 		v.Sentence = findings[0]
 		findings = findings[1:]
 		led = true
@@ -140,4 +144,14 @@ func (d decider) stuckZeroWording(v *Verdict) {
 	v.Sentence = strings.NewReplacer(
 		"published before it received /clock", "never received /clock",
 		"published before they received /clock", "never received /clock").Replace(v.Sentence)
+}
+
+// blamedOnClock rewords the rows' "yet N dropped: not a clock problem"
+// under a clock fault that leads: the drops are its consequence (messages
+// stamped that far from tf wait for it and overflow the queue).
+func blamedOnClock(rows string) string {
+	if i := strings.Index(rows, ": not a clock problem"); i >= 0 {
+		return rows[:i] + ": the headline's clock fault makes them wait for tf until the filter drops them."
+	}
+	return rows
 }
