@@ -172,7 +172,7 @@ func newPage(r *analysis.Report) *page {
 	if p.Sentence == "" {
 		p.Sentence = "No verdict: the analysis produced none."
 	}
-	p.Tone, p.ToneText = tone(r.Summary.Findings)
+	p.Tone, p.ToneText = tone(r.Summary.Findings, r.Verdict.Class)
 	p.Duration = max(0, diffS(r.Bag.EndNS, r.Bag.StartNS))
 	p.Consumers = consumersText(r)
 	for _, c := range r.Verdict.Commands {
@@ -421,7 +421,14 @@ func countRows(m map[string]int, info func(string) (string, string), order []str
 	return rows
 }
 
-func tone(findings []string) (string, string) {
+// tone is the banner's colour and label. Without a finding, only a
+// no_problem verdict is green: any other headline is one the bag could not
+// decide (an empty topic, a target that shows nothing, a lag or a timer it
+// cannot tell), and says so.
+func tone(findings []string, class string) (string, string) {
+	if len(findings) == 0 && class != "" && class != analysis.VerdictNoProblem {
+		return "warn", "no finding, but not everything could be checked: read the headline"
+	}
 	if len(findings) == 0 {
 		return "ok", "no clock problem found"
 	}
