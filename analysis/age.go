@@ -278,8 +278,8 @@ func datedAheadByDesign(link string) bool {
 	return strings.Contains(base(parent), "map") && strings.Contains(base(child), "odom")
 }
 
-// name is the topic, or the link and its topic.
-func (ag *TopicAge) name() string {
+// Name is the topic, or the link and its topic.
+func (ag *TopicAge) Name() string {
 	if ag.Link != "" {
 		return ag.Link + " on " + ag.Topic
 	}
@@ -297,7 +297,7 @@ func (c *ageCheck) finish(a *analyzer) {
 		// A bag with /clock labels every system-time topic different_clock
 		// (the reference is sim time); its numbers still tell a steady
 		// offset of machines (4.8 days behind) from an age.
-		if s.Link == "" && (s.Kind == SkewConstantOffset || s.Count >= minSkewSamples && skewKind(s.MedianS, s.P95S, s.MinS) == SkewConstantOffset ||
+		if s.Link == "" && (s.Kind == SkewConstantOffset || s.Count >= MinSkewSamples && skewKind(s.MedianS, s.P95S, s.MinS) == SkewConstantOffset ||
 			math.Abs(s.MedianS) >= float64(EpochThresholdNS)/1e9) {
 			offsets[s.Topic] = true
 		}
@@ -358,7 +358,7 @@ func (c *ageCheck) finish(a *analyzer) {
 			// is that jump, not data the publisher let go stale.
 			ag.Kind = AgeClockOffset
 			ag.Sentence = fmt.Sprintf("%s: %.0f%% of its messages are older than %s against /clock (max %s), but /clock jumped %d time(s): the age follows the jump, not the data.",
-				ts.name, 100*ag.ShareOverMax, fmtS(ag.MaxAgeS), fmtS(ag.MaxS), r.Counts.ClockJumps)
+				ts.name, 100*ag.ShareOverMax, FmtS(ag.MaxAgeS), FmtS(ag.MaxS), r.Counts.ClockJumps)
 		case ag.Reference == "record_time" && ag.ShareOverMax >= staleShare && backJumps[ts.name].Kind != "" &&
 			-stampStepNS(backJumps[ts.name]) >= c.maxNS:
 			// The topic's stamps jumped back by more than the maximum age
@@ -368,15 +368,15 @@ func (c *ageCheck) finish(a *analyzer) {
 			j := backJumps[ts.name]
 			ag.Kind = AgeClockOffset
 			ag.Sentence = fmt.Sprintf("%s: %.0f%% of its messages are older than %s when recorded (median age %s), but its stamps jumped back by %s at +%.1f s: the age follows the jump (the clock stamping %s stepped back), not the data.",
-				ts.name, 100*ag.ShareOverMax, fmtS(ag.MaxAgeS), fmtS(ag.MedianS), fmtS(float64(-stampStepNS(j))/1e9), a.x(j.LogTimeNS), ts.name)
+				ts.name, 100*ag.ShareOverMax, FmtS(ag.MaxAgeS), FmtS(ag.MedianS), FmtS(float64(-stampStepNS(j))/1e9), a.x(j.LogTimeNS), ts.name)
 		case ag.ShareOverMax >= staleShare && ag.Count >= minStaleMsgs:
 			ag.Kind = AgeStale
 			ag.Sentence = fmt.Sprintf("%s is often stale: %.0f%% of its messages are older than %s when recorded (median age %s, p95 %s, max %s); consumers that drop data older than %s lose them.",
-				ts.name, 100*ag.ShareOverMax, fmtS(ag.MaxAgeS), fmtS(ag.MedianS), fmtS(ag.P95S), fmtS(ag.MaxS), fmtS(ag.MaxAgeS))
+				ts.name, 100*ag.ShareOverMax, FmtS(ag.MaxAgeS), FmtS(ag.MedianS), FmtS(ag.P95S), FmtS(ag.MaxS), FmtS(ag.MaxAgeS))
 		case isAhead(&ag):
 			ag.Kind = AgeAhead
 			ag.Sentence = aheadSentence(&ag)
-		case ag.Count >= minSkewSamples && ag.MedianS*1e9 >= float64(stampPointMinNS) && ag.MedianS*1e9 < float64(ClockSkewThresholdNS) &&
+		case ag.Count >= MinSkewSamples && ag.MedianS*1e9 >= float64(stampPointMinNS) && ag.MedianS*1e9 < float64(ClockSkewThresholdNS) &&
 			spread <= math.Max(0.01, 0.1*ag.MedianS) && (ag.Reference == "record_time" || tick > 0 && tick <= ag.MedianS/5):
 			ag.Kind = AgeConstantOffset
 			ag.Sentence = stampPointSentence(&ag, spread)
@@ -404,7 +404,7 @@ func (c *ageCheck) staleInFloor(r *Report) {
 		}
 	}
 	if len(lf.OverMaxAge) > 0 {
-		lf.Sentence += fmt.Sprintf(" Against the recorder's clock %s would be stale (older than %s), but not against a clock that far behind.", strings.Join(lf.OverMaxAge, ", "), fmtS(float64(c.maxNS)/1e9))
+		lf.Sentence += fmt.Sprintf(" Against the recorder's clock %s would be stale (older than %s), but not against a clock that far behind.", strings.Join(lf.OverMaxAge, ", "), FmtS(float64(c.maxNS)/1e9))
 	}
 }
 
@@ -450,7 +450,7 @@ func (c *ageCheck) lagSeries(a *analyzer) []LagSeries {
 // windows. Latency bursts only raise the envelope, and a clock behind the
 // recorder looks like latency; only a clock ahead puts it below 0.
 func isAhead(ag *TopicAge) bool {
-	if ag.Reference != "record_time" || ag.Count < minSkewSamples {
+	if ag.Reference != "record_time" || ag.Count < MinSkewSamples {
 		return false
 	}
 	if -ag.MedianS*1e9 >= float64(stampPointMinNS) && ag.P95S < 0 {
@@ -466,13 +466,13 @@ func isAhead(ag *TopicAge) bool {
 // purpose (AMCL's map->odom by its transform_tolerance).
 func aheadSentence(ag *TopicAge) string {
 	return fmt.Sprintf("%s is stamped %s ahead of the recorder's clock (record time − stamp: median %s, p95 %s; its least value of each second %s, below 0 in %d of %d seconds): no message is stamped after it was received on one clock, so the clock of the machine stamping %s runs ahead of the recorder's; synchronise the clocks (chrony/NTP). Until then, consumers wait that long for transforms at each stamp, and drop the messages when their queue fills first.",
-		ag.name(), fmtS(aheadOf(ag)), fmtS(ag.MedianS), fmtS(ag.P95S), fmtS(ag.EnvelopeS), ag.AheadWindows, ag.EnvelopeWindows, ag.name())
+		ag.Name(), FmtS(AheadOf(ag)), FmtS(ag.MedianS), FmtS(ag.P95S), FmtS(ag.EnvelopeS), ag.AheadWindows, ag.EnvelopeWindows, ag.Name())
 }
 
-// aheadOf is how far ahead a topic's clock is: the median age below 0
+// AheadOf is how far ahead a topic's clock is: the median age below 0
 // when it is, else the envelope's (latency bursts can lift the median
 // above 0 while the least age of each second stays below).
-func aheadOf(ag *TopicAge) float64 {
+func AheadOf(ag *TopicAge) float64 {
 	if ag.MedianS < 0 {
 		return -ag.MedianS
 	}
@@ -485,13 +485,13 @@ func aheadOf(ag *TopicAge) float64 {
 // delay is inside the publisher (publish − stamp on its own clock) or
 // between publisher and recorder.
 func stampPointSentence(ag *TopicAge, spread float64) string {
-	s := fmt.Sprintf("%s: age is a constant %s (p5..p95 within %s)", ag.Topic, fmtS(ag.MedianS), fmtS(spread))
+	s := fmt.Sprintf("%s: age is a constant %s (p5..p95 within %s)", ag.Topic, FmtS(ag.MedianS), FmtS(spread))
 	switch {
 	case ag.PublishMedianS != 0 && ag.PublishMedianS >= 0.8*ag.MedianS:
 		return s + fmt.Sprintf(", %s of it between stamp and publication on the publisher's own clock: the stamping point is a fixed %s before publication (the node stamps at capture, then processes), so consumers get data %s old; budget that latency, and if the stamp should mark the output, stamp after processing.",
-			fmtS(ag.PublishMedianS), fmtS(ag.PublishMedianS), fmtS(ag.MedianS))
+			FmtS(ag.PublishMedianS), FmtS(ag.PublishMedianS), FmtS(ag.MedianS))
 	case ag.PublishMedianS != 0:
-		return s + fmt.Sprintf(", yet only %s between stamp and publication: the delay is between publisher and recorder (transport, or the two machines' clocks differ by that much: check chrony).", fmtS(ag.PublishMedianS))
+		return s + fmt.Sprintf(", yet only %s between stamp and publication: the delay is between publisher and recorder (transport, or the two machines' clocks differ by that much: check chrony).", FmtS(ag.PublishMedianS))
 	}
 	return s + ": the stamping point is a fixed time before the message reaches the recorder (the node stamps at capture and publishes after processing, or its machine's clock is behind the recorder's by that much); consumers get data that old."
 }
@@ -506,7 +506,7 @@ func aheadFindings(ages []TopicAge) []finding.Finding {
 		}
 		out = append(out, finding.Finding{Kind: finding.Skew, Detail: AgeAhead, Check: "age", Severity: finding.Warning,
 			Confidence: finding.Confidence{Level: finding.High,
-				Basis:       fmt.Sprintf("the stamps are %s later than their own record time (median), over %d messages: no latency makes a message arrive before it was stamped", fmtS(-ag.MedianS), ag.Count),
+				Basis:       fmt.Sprintf("the stamps are %s later than their own record time (median), over %d messages: no latency makes a message arrive before it was stamped", FmtS(-ag.MedianS), ag.Count),
 				Contradicts: "a recorder on another clock than the one the stamps were taken on (record time on sim time)"},
 			Subjects: ageSubjects(&ag),
 			Numbers:  []finding.Number{finding.N("median_age", ag.MedianS, "s"), finding.N("max_age", ag.MaxS, "s"), finding.N("messages", float64(ag.Count), "messages")},
@@ -535,7 +535,7 @@ func staleFindings(ages []TopicAge) []finding.Finding {
 		}
 		out = append(out, finding.Finding{Kind: finding.Stale, Detail: AgeStale, Check: "age", Severity: finding.Warning,
 			Confidence: finding.Confidence{Level: finding.Medium,
-				Basis:       fmt.Sprintf("%d of %d messages (%.0f %%) were older than %s against %s (median age %s)", ag.OverMax, ag.Count, 100*ag.ShareOverMax, fmtS(ag.MaxAgeS), ag.Reference, fmtS(ag.MedianS)),
+				Basis:       fmt.Sprintf("%d of %d messages (%.0f %%) were older than %s against %s (median age %s)", ag.OverMax, ag.Count, 100*ag.ShareOverMax, FmtS(ag.MaxAgeS), ag.Reference, FmtS(ag.MedianS)),
 				Contradicts: "an offset that stays the same on every topic of one machine: its clock, not the data, is behind"},
 			Subjects: ageSubjects(&ag),
 			Numbers: []finding.Number{finding.N("median_age", ag.MedianS, "s"), finding.N("p95_age", ag.P95S, "s"),

@@ -83,12 +83,12 @@ func lagFloor(series []LagSeries) *LagFloor {
 func lagFloorSentence(lf *LagFloor) string {
 	var names []string
 	for _, s := range lf.Series {
-		names = append(names, s.Name+" "+fmtS(s.EnvelopeS))
+		names = append(names, s.Name+" "+FmtS(s.EnvelopeS))
 	}
 	list := strings.Join(names, ", ")
 	if more := lf.SeriesCount - len(lf.Series); more > 0 {
 		list += fmt.Sprintf(" and %d more", more)
 	}
 	return fmt.Sprintf("Nothing stamped on system time reaches the recorder sooner than %s after its stamp (the least record time − stamp of each second, median: %s): either every message takes that long to reach it, or the clock stamping them is up to %s behind the recorder's. The bag cannot tell the two apart: a clock behind only adds to the age, as latency does (only a clock ahead shows, as stamps later than their receipt); compare the machines' clocks (chronyc tracking on each, against the same server).",
-		fmtS(lf.FloorS), list, fmtS(lf.FloorS))
+		FmtS(lf.FloorS), list, FmtS(lf.FloorS))
 }

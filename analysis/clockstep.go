@@ -386,41 +386,41 @@ func stepSentence(s *ClockStep) string {
 	with := ""
 	switch {
 	case len(s.Stepped) > 0 && s.Kind == "forward" && !s.Confirmed:
-		with = fmt.Sprintf("; the stamps of %s jump with it", joinNames(s.Stepped))
+		with = fmt.Sprintf("; the stamps of %s jump with it", JoinNames(s.Stepped))
 	case len(s.Stepped) > 0:
-		with = fmt.Sprintf("; the system-time stamps of %s stepped with it", joinNames(s.Stepped))
+		with = fmt.Sprintf("; the system-time stamps of %s stepped with it", JoinNames(s.Stepped))
 	}
 	if len(s.Unstepped) > 0 {
-		with += fmt.Sprintf("; the stamps of %s did not (a publisher on another clock: its age jumped by the step)", joinNames(s.Unstepped))
+		with += fmt.Sprintf("; the stamps of %s did not (a publisher on another clock: its age jumped by the step)", JoinNames(s.Unstepped))
 	}
 	switch {
 	case s.Source == StepStamps && len(s.Stepped) == 1:
 		didNot := ""
 		if len(s.Unstepped) > 0 {
-			didNot = fmt.Sprintf(", while the stamps of %s did not step", joinNames(s.Unstepped))
+			didNot = fmt.Sprintf(", while the stamps of %s did not step", JoinNames(s.Unstepped))
 		}
 		shown, cost := "its stamps jumped ahead of their own receipt, which no delay does", "wait that long for transforms, and drop it when their queue fills first"
 		if s.Kind == "backward" {
 			shown, cost = "its stamps fell that much further behind their record time at once and stayed there, which no delay does (late delivery settles back)", "look its transforms up that far in the past"
 		}
 		return fmt.Sprintf("The clock stamping %s stepped %s by %s at +%.1f s (record time): %s%s (NTP or a manual clock set on the machine of %s, or a driver's time source); durations measured across it are wrong, and consumers pairing it with tf %s.",
-			s.Stepped[0], dir, fmtS(absF(s.StepS)), s.AtS, shown, didNot, s.Stepped[0], cost)
+			s.Stepped[0], dir, FmtS(absF(s.StepS)), s.AtS, shown, didNot, s.Stepped[0], cost)
 	case s.Source == StepStamps:
 		return fmt.Sprintf("The system clock of the publishing machine stepped %s by %s at +%.1f s (record time): the stamps of %s jump together while record time runs on (NTP or a manual clock set on that machine); durations measured across it are wrong.",
-			dir, fmtS(absF(s.StepS)), s.AtS, joinNames(s.Stepped))
+			dir, FmtS(absF(s.StepS)), s.AtS, JoinNames(s.Stepped))
 	case s.Kind == "backward":
 		return fmt.Sprintf("The recorder's system clock stepped back by %s at +%.1f s (record time goes back that much between two consecutive messages in storage order, at %s #%d)%s: NTP stepped the clock (often right after boot); durations measured across it are wrong and timeouts misfire.",
-			fmtS(absF(s.StepS)), s.AtS, s.Topic, s.Index, with)
+			FmtS(absF(s.StepS)), s.AtS, s.Topic, s.Index, with)
 	case s.Confirmed:
 		why := "/clock went on by less than half the sim time that much record time takes"
 		if len(s.Unstepped) > 0 {
 			why = "some stamps did not jump with it"
 		}
 		return fmt.Sprintf("The recorder's system clock stepped forward by %s at +%.1f s (record time jumps with no message in between, at %s #%d, and %s)%s: NTP stepped the clock; durations measured across it are wrong and timeouts misfire.",
-			fmtS(s.StepS), s.AtS, s.Topic, s.Index, why, with)
+			FmtS(s.StepS), s.AtS, s.Topic, s.Index, why, with)
 	default:
 		return fmt.Sprintf("Record time jumps forward by %s at +%.1f s with no message in between (at %s #%d)%s: a step forward of the system clock or a pause of every publisher; the bag cannot tell them apart (nothing in it kept other time).",
-			fmtS(s.StepS), s.AtS, s.Topic, s.Index, with)
+			FmtS(s.StepS), s.AtS, s.Topic, s.Index, with)
 	}
 }
 
@@ -440,7 +440,7 @@ func clockStepFindings(steps []ClockStep) []finding.Finding {
 		}
 		f := finding.Finding{Kind: finding.ClockStep, Detail: st.Source, Check: "clockstep", Severity: finding.Error,
 			Confidence: finding.Confidence{Level: finding.High,
-				Basis:       fmt.Sprintf("%s stepped %s by %s at %.3f s, %d series with it, %d without", st.Source, st.Kind, fmtS(st.StepS), st.AtS, len(st.Stepped), len(st.Unstepped)),
+				Basis:       fmt.Sprintf("%s stepped %s by %s at %.3f s, %d series with it, %d without", st.Source, st.Kind, FmtS(st.StepS), st.AtS, len(st.Stepped), len(st.Unstepped)),
 				Contradicts: "the same machine's other topics keeping their lag across the step (processing delay or a repeated stamp), or stamps that stay monotonic while the lag rises and decays (late delivery)"},
 			Subjects: finding.Subjects{Topics: []string{st.Topic}},
 			Numbers:  []finding.Number{finding.N("step", st.StepS, "s"), finding.N("at", st.AtS, "s")},

@@ -64,7 +64,7 @@ func assessDamage(rep *Report, bag *bagread.Bag) {
 	for _, f := range bag.Files {
 		switch {
 		case f.Recovery.WALOnly():
-			wal = append(wal, fmt.Sprintf("%s (%s only in its -wal)", filepath.Base(f.Path), plural(int(f.Recovery.WALMessages), "message")))
+			wal = append(wal, fmt.Sprintf("%s (%s only in its -wal)", filepath.Base(f.Path), Plural(int(f.Recovery.WALMessages), "message")))
 		case f.Recovery != nil:
 			d.FilesCut = append(d.FilesCut, filepath.Base(f.Path))
 		}
@@ -74,7 +74,7 @@ func assessDamage(rep *Report, bag *bagread.Bag) {
 	if c.Recorded >= 0 && c.Present < uint64(c.Recorded) {
 		parts = append(parts, fmt.Sprintf("%d of %d messages present", c.Present, c.Recorded))
 	} else if len(d.FilesCut) > 0 && c.Present > 0 && c.Recorded < 0 {
-		parts = append(parts, fmt.Sprintf("%s recovered (how many were recorded is unknown: no usable metadata.yaml)", plural(int(c.Present), "message")))
+		parts = append(parts, fmt.Sprintf("%s recovered (how many were recorded is unknown: no usable metadata.yaml)", Plural(int(c.Present), "message")))
 	}
 	if n := len(d.FilesMissing); n > 0 {
 		parts = append(parts, fmt.Sprintf("%d of %d files missing", n, c.FilesListed))
@@ -83,7 +83,7 @@ func assessDamage(rep *Report, bag *bagread.Bag) {
 		parts = append(parts, fmt.Sprintf("%s cut short", fileList(d.FilesCut)))
 	}
 	if d.SkippedMessages > 0 {
-		parts = append(parts, fmt.Sprintf("%s could not be read", plural(d.SkippedMessages, "message")))
+		parts = append(parts, fmt.Sprintf("%s could not be read", Plural(d.SkippedMessages, "message")))
 	}
 	// A file that opened whole but could not be read to its end (the
 	// reader's problems for files without a recovery note).
@@ -149,9 +149,9 @@ func assessDamage(rep *Report, bag *bagread.Bag) {
 		case d.Status != DamageOK:
 			d.Notes = append(d.Notes, fmt.Sprintf("metadata.yaml was rebuilt from storage (%s).", why))
 		case c.Recorded >= 0:
-			d.Notes = append(d.Notes, fmt.Sprintf("metadata.yaml was rebuilt from storage (%s), but storage holds all %s it counts: the bag is complete.", why, plural(int(c.Present), "message")))
+			d.Notes = append(d.Notes, fmt.Sprintf("metadata.yaml was rebuilt from storage (%s), but storage holds all %s it counts: the bag is complete.", why, Plural(int(c.Present), "message")))
 		default:
-			d.Notes = append(d.Notes, fmt.Sprintf("No usable metadata.yaml (%s): the bag was read from its storage files alone: %s, no file cut short, no gap in the split numbering.", why, plural(int(c.Present), "message")))
+			d.Notes = append(d.Notes, fmt.Sprintf("No usable metadata.yaml (%s): the bag was read from its storage files alone: %s, no file cut short, no gap in the split numbering.", why, Plural(int(c.Present), "message")))
 		}
 	}
 	rep.Damage = &d
@@ -178,38 +178,16 @@ func assessDamage(rep *Report, bag *bagread.Bag) {
 			Confidence: finding.Confidence{Level: finding.High, Basis: strings.Join(d.Notes, " ")},
 			Numbers: []finding.Number{finding.N("messages_present", float64(d.MessagesPresent), "messages"),
 				finding.N("messages_recorded", float64(d.MessagesRecorded), "messages"), finding.N("skipped", float64(d.SkippedMessages), "messages")},
-			Sentence: damageLead(&d) + ".",
+			Sentence: DamageLead(&d) + ".",
 		}))
 		finding.Sort(rep.Findings)
 		rep.Summary.Findings = finding.Categories(rep.Findings)
 	}
 }
 
-// damageLead is a damaged or unreadable bag's headline as a sentence's start.
-func damageLead(d *Damage) string {
+// DamageLead is a damaged or unreadable bag's headline as a sentence's start.
+func DamageLead(d *Damage) string {
 	return strings.ToUpper(d.Headline[:1]) + d.Headline[1:]
-}
-
-// damageWording puts the report's damage in front of v: the notes of a
-// complete bag as evidence; a damaged bag's headline before the sentence,
-// an unreadable one's instead of it.
-func damageWording(v *Verdict, rep *Report) {
-	d := rep.Damage
-	if d == nil {
-		return
-	}
-	if d.Status == DamageOK {
-		v.Evidence = append(v.Evidence, d.Notes...)
-		return
-	}
-	lead := damageLead(d)
-	switch d.Status {
-	case DamageUnreadable:
-		v.Sentence = lead + ": there is nothing to analyse."
-	default:
-		v.Sentence = lead + ". What follows rests on what is present: " + v.Sentence
-	}
-	v.Evidence = append(append([]string{}, d.Notes[1:]...), v.Evidence...)
 }
 
 func nonNil(s []string) []string {
@@ -227,8 +205,8 @@ func fileList(files []string) string {
 	return fmt.Sprintf("%s and %d more", strings.Join(files[:3], ", "), len(files)-3)
 }
 
-// plural is "1 message", "2 messages".
-func plural(n int, noun string) string {
+// Plural is "1 message", "2 messages".
+func Plural(n int, noun string) string {
 	if n == 1 {
 		return "1 " + noun
 	}

@@ -244,7 +244,7 @@ func TestFileListBoundary(t *testing.T) {
 		n    int
 		want string
 	}{{0, "0 files"}, {1, "1 file"}, {2, "2 files"}} {
-		if got := plural(tc.n, "file"); got != tc.want {
+		if got := Plural(tc.n, "file"); got != tc.want {
 			t.Errorf("plural(%d) = %q, want %q", tc.n, got, tc.want)
 		}
 	}

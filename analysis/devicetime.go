@@ -87,7 +87,7 @@ func (c *deviceTimeCheck) finish(a *analyzer) {
 		}
 		t := &c.topics[ts.id]
 		span := t.lastLog - t.firstLog
-		if t.n < minSkewSamples || t.other > 0 || span < deviceMinSpanNS || c.system == 0 {
+		if t.n < MinSkewSamples || t.other > 0 || span < deviceMinSpanNS || c.system == 0 {
 			continue
 		}
 		rate := float64(t.lastNS-t.firstNS) / float64(span)
@@ -98,10 +98,10 @@ func (c *deviceTimeCheck) finish(a *analyzer) {
 	}
 }
 
-// deviceClockSentence is the headline for a topic on a device clock.
-func deviceClockSentence(dc DeviceClock) string {
+// DeviceClockSentence is the headline for a topic on a device clock.
+func DeviceClockSentence(dc DeviceClock) string {
 	return fmt.Sprintf("%s is stamped on a clock of its own, not system time: its stamps start at %s and advance with record time (×%.4f), while tf and the recorder are on system time and the bag has no /clock. The driver passes device time (seconds since the device booted), or sim time from a /clock the bag did not record; tf2 cannot pair either with tf (every message is ~1.79e9 s behind it). Make the driver stamp with ROS time (its device-time or time-sync parameter), or record /clock if a simulator ran.",
-		dc.Topic, fmtS(dc.FirstS), dc.Rate)
+		dc.Topic, FmtS(dc.FirstS), dc.Rate)
 }
 
 // deviceClockFindings: topics on a device clock (clock-mismatch).
@@ -110,22 +110,12 @@ func deviceClockFindings(dcs []DeviceClock) []finding.Finding {
 	for _, dc := range dcs {
 		out = append(out, finding.Finding{Kind: finding.ClockMismatch, Detail: "device_time", Check: "device-time", Severity: finding.Error,
 			Confidence: finding.Confidence{Level: finding.Medium,
-				Basis:       fmt.Sprintf("%d stamps from %s advance %.4f s per second of record time while other series are on system time and the bag has no /clock", dc.Messages, fmtS(dc.FirstS), dc.Rate),
+				Basis:       fmt.Sprintf("%d stamps from %s advance %.4f s per second of record time while other series are on system time and the bag has no /clock", dc.Messages, FmtS(dc.FirstS), dc.Rate),
 				Contradicts: "a /clock recorded beside it, or stamps whose rate against record time varies (a simulator's real-time factor)"},
 			Subjects: finding.Subjects{Topics: []string{dc.Topic}},
 			Numbers:  []finding.Number{finding.N("first_stamp", dc.FirstS, "s"), finding.N("rate", dc.Rate, "s/s"), finding.N("messages", float64(dc.Messages), "messages")},
-			Sentence: deviceClockSentence(dc),
+			Sentence: DeviceClockSentence(dc),
 		})
 	}
 	return out
-}
-
-// deviceClock is topic's entry in DeviceClocks, nil without one.
-func (d decider) deviceClock(topic string) *DeviceClock {
-	for i := range d.rep.DeviceClocks {
-		if d.rep.DeviceClocks[i].Topic == topic {
-			return &d.rep.DeviceClocks[i]
-		}
-	}
-	return nil
 }

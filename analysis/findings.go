@@ -13,11 +13,10 @@ import (
 // results (tf tree, clock steps, stuck-zero topics, wall timers, ages,
 // skew table). Each emitter reads its own part of the report only.
 func collectFindings(r *Report) []finding.Finding {
-	d := decider{r}
 	var fs []finding.Finding
-	fs = append(fs, d.rowFindings()...)
+	fs = append(fs, rowFindings(r)...)
 	fs = append(fs, jumpFindings(r)...)
-	fs = append(fs, zeroStampFindings(r, d.pairs())...)
+	fs = append(fs, zeroStampFindings(r, r.pairPtrs())...)
 	fs = append(fs, skewTableFindings(r.Skew)...)
 	fs = append(fs, aheadFindings(r.Ages)...)
 	fs = append(fs, tfTreeFindings(r.TFFindings)...)
@@ -53,12 +52,12 @@ func pairSubjects(p *PairSummary) finding.Subjects {
 // never connected to their target, clock families apart (an epoch, or
 // seconds in a tenth of a pair's rows) and a sensor off /clock on a path
 // tf cannot judge.
-func (d decider) rowFindings() []finding.Finding {
+func rowFindings(r *Report) []finding.Finding {
 	var drops, links, mismatch, skew []finding.Finding
-	noTF := len(d.rep.TFTree) == 0
-	_, unlinked := d.missingLinkDrops()
-	for _, p := range d.pairs() {
-		n := p.rows()
+	noTF := len(r.TFTree) == 0
+	_, unlinked := r.MissingLinkDrops()
+	for _, p := range r.pairPtrs() {
+		n := p.Rows()
 		dropped := 0
 		for k, c := range p.Filter {
 			if strings.HasPrefix(k, "dropped_") {
@@ -83,7 +82,7 @@ func (d decider) rowFindings() []finding.Finding {
 				}
 			}
 		}
-		unit := strings.TrimSuffix(unitOf(p.Type), "s")
+		unit := strings.TrimSuffix(UnitOf(p.Type), "s")
 		if dropped > 0 {
 			f := finding.Finding{Kind: finding.Drop, Check: "rows", Severity: finding.Error,
 				Confidence: finding.Confidence{Level: finding.High,
@@ -92,7 +91,7 @@ func (d decider) rowFindings() []finding.Finding {
 				Subjects: pairSubjects(p),
 				Numbers: []finding.Number{finding.N("drops", float64(dropped), "messages"), finding.N("rows", float64(n), "messages"),
 					finding.N("startup_drops", float64(p.StartupDrops), "messages")},
-				Sentence: fmt.Sprintf("%s → %s: %s dropped by the emulated %s filter (%s).", p.Topic, p.TargetFrame, plural(dropped, unit), p.Consumer, countsText(p.Filter)),
+				Sentence: fmt.Sprintf("%s → %s: %s dropped by the emulated %s filter (%s).", p.Topic, p.TargetFrame, Plural(dropped, unit), p.Consumer, CountsText(p.Filter)),
 			}
 			if p.Stalest != "" {
 				f.Subjects.Links = []string{p.Stalest}
@@ -106,7 +105,7 @@ func (d decider) rowFindings() []finding.Finding {
 					Contradicts: "the link on the robot (ros2 run tf2_tools view_frames): then it was only missing from the recording (a latched /tf_static published before the recorder started)"},
 				Subjects: pairSubjects(p),
 				Numbers:  []finding.Number{finding.N("rows", float64(n), "messages")},
-				Sentence: d.missingLinkSentence(p),
+				Sentence: r.MissingLinkSentence(p),
 			})
 		}
 		for _, c := range []Class{LaserOnSystemClock, TFOnSystemClock} {
@@ -116,12 +115,12 @@ func (d decider) rowFindings() []finding.Finding {
 			}
 			f := finding.Finding{Kind: finding.ClockMismatch, Detail: string(c), Check: "rows", Severity: finding.Error,
 				Confidence: finding.Confidence{Level: finding.High,
-					Basis:       fmt.Sprintf("%d of %d messages are ~1.79e9 s from the latest transform on their path (median %s): one side on system time, the other on sim time", k, n, fmtS(p.MedianDiffS)),
+					Basis:       fmt.Sprintf("%d of %d messages are ~1.79e9 s from the latest transform on their path (median %s): one side on system time, the other on sim time", k, n, FmtS(p.MedianDiffS)),
 					Contradicts: "stamps and transforms within seconds of each other"},
 				Subjects: pairSubjects(p),
 				Numbers: []finding.Number{finding.N("rows_of_class", float64(k), "messages"), finding.N("rows", float64(n), "messages"),
 					finding.N("median_diff", p.MedianDiffS, "s")},
-				Sentence: fmt.Sprintf("%s → %s: %d of %d %s are %s (median %s stamp − latest tf %s).", p.Topic, p.TargetFrame, k, n, unitOf(p.Type), c, unit, fmtS(p.MedianDiffS)),
+				Sentence: fmt.Sprintf("%s → %s: %d of %d %s are %s (median %s stamp − latest tf %s).", p.Topic, p.TargetFrame, k, n, UnitOf(p.Type), c, unit, FmtS(p.MedianDiffS)),
 			}
 			if p.Stalest != "" {
 				f.Subjects.Links = []string{p.Stalest}
@@ -133,7 +132,7 @@ func (d decider) rowFindings() []finding.Finding {
 		// headline: a few rows a second or two ahead of a link that paused
 		// (AMCL between updates) are lag, not two clocks.
 		if k := p.Classes[string(ClockSkew)]; k > 0 && 10*k >= n {
-			basis := fmt.Sprintf("%d of %d messages are seconds from the latest transform on one clock family (median %s)", k, n, fmtS(p.MedianDiffS))
+			basis := fmt.Sprintf("%d of %d messages are seconds from the latest transform on one clock family (median %s)", k, n, FmtS(p.MedianDiffS))
 			nums := []finding.Number{finding.N("rows_of_class", float64(k), "messages"), finding.N("rows", float64(n), "messages"),
 				finding.N("median_diff", p.MedianDiffS, "s")}
 			for _, kind := range []finding.Kind{finding.ClockMismatch, finding.Skew} {
@@ -141,7 +140,7 @@ func (d decider) rowFindings() []finding.Finding {
 					Confidence: finding.Confidence{Level: finding.Medium, Basis: basis,
 						Contradicts: "a tf publisher that paused for that long (the offset would then vary, not stay)"},
 					Subjects: pairSubjects(p), Numbers: nums,
-					Sentence: fmt.Sprintf("%s → %s: %s apart from tf on the same clock family in %d of %d %s.", p.Topic, p.TargetFrame, fmtS(p.MedianDiffS), k, n, unitOf(p.Type)),
+					Sentence: fmt.Sprintf("%s → %s: %s apart from tf on the same clock family in %d of %d %s.", p.Topic, p.TargetFrame, FmtS(p.MedianDiffS), k, n, UnitOf(p.Type)),
 				}
 				if p.Stalest != "" {
 					f.Subjects.Links = []string{p.Stalest}
@@ -154,14 +153,14 @@ func (d decider) rowFindings() []finding.Finding {
 			}
 		}
 	}
-	if p, c := d.offClockPair(); p != nil {
-		lag := d.offClockTopics()[p.Topic]
+	if p, c := r.OffClockPair(); p != nil {
+		lag := r.OffClockTopics()[p.Topic]
 		mismatch = append(mismatch, finding.Finding{Kind: finding.ClockMismatch, Detail: VerdictSensorOnSystemClock, Check: "offclock", Severity: finding.Error,
 			Confidence: finding.Confidence{Level: finding.High,
-				Basis:       fmt.Sprintf("%s's stamps follow record time (system time, %s behind it) while /clock runs sim time; its path to '%s' is %s, so the rows cannot show it", p.Topic, fmtS(lag), strings.TrimPrefix(p.TargetFrame, "/"), c),
+				Basis:       fmt.Sprintf("%s's stamps follow record time (system time, %s behind it) while /clock runs sim time; its path to '%s' is %s, so the rows cannot show it", p.Topic, FmtS(lag), strings.TrimPrefix(p.TargetFrame, "/"), c),
 				Contradicts: "a /clock that follows system time"},
 			Subjects: pairSubjects(p),
-			Numbers:  []finding.Number{finding.N("record_time_minus_stamp", lag, "s"), finding.N("rows", float64(p.rows()), "messages")},
+			Numbers:  []finding.Number{finding.N("record_time_minus_stamp", lag, "s"), finding.N("rows", float64(p.Rows()), "messages")},
 			Sentence: fmt.Sprintf("%s is stamped with system time while /clock runs sim time.", p.Topic),
 		})
 	}
@@ -180,19 +179,19 @@ func jumpFindings(r *Report) []finding.Finding {
 			sev = finding.Error // every sim-time node clears its tf buffer
 		}
 		out = append(out, finding.Finding{Kind: finding.Jump, Detail: "clock_jump", Check: "clock", Severity: sev,
-			Confidence: finding.Confidence{Level: finding.High, Basis: fmt.Sprintf("/clock itself jumps %s (%d back)", plural(n, "time"), back)},
+			Confidence: finding.Confidence{Level: finding.High, Basis: fmt.Sprintf("/clock itself jumps %s (%d back)", Plural(n, "time"), back)},
 			Subjects:   finding.Subjects{Topics: []string{"/clock"}},
 			Numbers:    []finding.Number{finding.N("jumps", float64(n), "count"), finding.N("backward", float64(back), "count")},
-			Sentence:   fmt.Sprintf("/clock jumps %s, %d of them back.", plural(n, "time"), back),
+			Sentence:   fmt.Sprintf("/clock jumps %s, %d of them back.", Plural(n, "time"), back),
 		})
 	}
 	if n := r.Counts.StampJumps; n > 0 {
 		f := finding.Finding{Kind: finding.Jump, Detail: "stamp_jump", Check: "stampjumps", Severity: finding.Warning,
 			Confidence: finding.Confidence{Level: finding.Medium,
-				Basis:       fmt.Sprintf("header stamps jump %s on sensor topics or tf links (no /clock)", plural(n, "time")),
+				Basis:       fmt.Sprintf("header stamps jump %s on sensor topics or tf links (no /clock)", Plural(n, "time")),
 				Contradicts: "the other topics of the same machine keeping their lag across the jump (a republisher's delay or a repeated stamp)"},
 			Numbers:  []finding.Number{finding.N("jumps", float64(n), "count")},
-			Sentence: stampJumpSentence(r),
+			Sentence: StampJumpSentence(r),
 		}
 		for _, j := range r.StampJumps {
 			if j.Link != "" {
@@ -216,10 +215,10 @@ func zeroStampFindings(r *Report, pairs []*PairSummary) []finding.Finding {
 		return nil
 	}
 	f := finding.Finding{Kind: finding.ZeroStamp, Check: "zerostamp", Severity: finding.Error,
-		Confidence: finding.Confidence{Level: finding.High, Basis: fmt.Sprintf("%s with header.stamp 0", plural(z.Count, "message"))},
+		Confidence: finding.Confidence{Level: finding.High, Basis: fmt.Sprintf("%s with header.stamp 0", Plural(z.Count, "message"))},
 		Numbers: []finding.Number{finding.N("messages", float64(z.Count), "messages"), finding.N("before_first_clock", float64(z.BeforeFirstClock), "messages"),
 			finding.N("max_displacement", z.MaxDisplacementM, "m"), finding.N("max_rotation", z.MaxRotationDeg, "deg")},
-		Sentence: fmt.Sprintf("%s stamped 0: tf2 pairs them with the latest transform.", plural(z.Count, "message")),
+		Sentence: fmt.Sprintf("%s stamped 0: tf2 pairs them with the latest transform.", Plural(z.Count, "message")),
 	}
 	for _, p := range pairs {
 		if p.Classes[string(ZeroStamp)] > 0 && !contains(f.Subjects.Topics, p.Topic) {

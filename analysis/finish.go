@@ -120,7 +120,7 @@ func (a *analyzer) skewPairs() bool {
 	return false
 }
 
-func fmtS(s float64) string {
+func FmtS(s float64) string {
 	switch a := math.Abs(s); {
 	case a >= 1e6:
 		return fmt.Sprintf("%.4g s", s)

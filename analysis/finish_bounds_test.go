@@ -130,7 +130,7 @@ func TestFmtSBoundary(t *testing.T) {
 		{1e6, "1e+06 s"},
 		{-1.7e9, "-1.7e+09 s"},
 	} {
-		if got := fmtS(tc.s); got != tc.want {
+		if got := FmtS(tc.s); got != tc.want {
 			t.Errorf("fmtS(%v) = %q, want %q", tc.s, got, tc.want)
 		}
 	}

@@ -106,7 +106,7 @@ func TestStampJumps(t *testing.T) {
 				}
 			}
 			// The evidence names each jump's series (up to three).
-			line := fmt.Sprintf("No /clock; header stamps jump %s: ", plural(len(tc.want), "time"))
+			line := fmt.Sprintf("No /clock; header stamps jump %s: ", Plural(len(tc.want), "time"))
 			found := false
 			for _, e := range rep.Verdict.Evidence {
 				named := strings.HasPrefix(e, line)

@@ -35,7 +35,7 @@ func TestAheadLinksAndOdometry(t *testing.T) {
 				var got []string
 				for i := range rep.Ages {
 					if ag := &rep.Ages[i]; ag.Kind == AgeAhead {
-						got = append(got, ag.name())
+						got = append(got, ag.Name())
 					}
 				}
 				slices.Sort(got)

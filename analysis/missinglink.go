@@ -2,8 +2,9 @@ package analysis
 
 import (
 	"fmt"
-	"github.com/bagclock/bagclock/analysis/finding"
 	"strings"
+
+	"github.com/bagclock/bagclock/analysis/finding"
 )
 
 // failOnMissingLink is the --fail-on class of a sensor frame that no
@@ -18,21 +19,21 @@ const failOnMissingLink = string(finding.MissingLink)
 // connected to the target.
 const VerdictMissingLink = "missing_link"
 
-// neverConnected reports whether a pair's frame is never connected to its
+// NeverConnected reports whether a pair's frame is never connected to its
 // target in the bag's tf (while the target is in the tree): its messages
 // cannot be transformed at any time, whatever the clocks.
-func (d decider) neverConnected(p *PairSummary) bool {
-	if p.PathSeen || p.FrameID == "" || !d.hasTF() || !d.treeHas(p.TargetFrame) {
+func (r *Report) NeverConnected(p *PairSummary) bool {
+	if p.PathSeen || p.FrameID == "" || len(r.TFTree) == 0 || !r.TreeHas(p.TargetFrame) {
 		return false
 	}
 	return !p.FrameConnectedAtEnd
 }
 
-// missingLinkDrops counts the emulated drops of never-connected pairs:
+// MissingLinkDrops counts the emulated drops of never-connected pairs:
 // they are the missing-link finding, not the drop finding.
-func (d decider) missingLinkDrops() (drops int, pairs []*PairSummary) {
-	for _, p := range d.pairs() {
-		if !d.neverConnected(p) {
+func (r *Report) MissingLinkDrops() (drops int, pairs []*PairSummary) {
+	for _, p := range r.pairPtrs() {
+		if !r.NeverConnected(p) {
 			continue
 		}
 		pairs = append(pairs, p)
@@ -45,9 +46,9 @@ func (d decider) missingLinkDrops() (drops int, pairs []*PairSummary) {
 	return drops, pairs
 }
 
-// missingLinkSentence words a frame that is in the tree but never connected
+// MissingLinkSentence words a frame that is in the tree but never connected
 // to the target: the two subtrees and what joins them.
-func (d decider) missingLinkSentence(p *PairSummary) string {
+func (r *Report) MissingLinkSentence(p *PairSummary) string {
 	frame, target := strings.TrimPrefix(p.FrameID, "/"), strings.TrimPrefix(p.TargetFrame, "/")
 	where := ""
 	switch fr := p.FrameRoot; {
@@ -56,21 +57,7 @@ func (d decider) missingLinkSentence(p *PairSummary) string {
 	case fr != "":
 		where = fmt.Sprintf(" ('%s' is the root of a tree without '%s')", frame, target)
 	}
-	n := p.rows()
+	n := p.Rows()
 	return fmt.Sprintf("Frame '%s' is never connected to '%s' in this bag's tf%s: a missing static transform or URDF link, not a clock problem; a consumer with fixed frame '%s' drops every one of %s's %s. Publish the link (robot_state_publisher with the full URDF, or a static_transform_publisher) and record /tf_static from the start.",
-		frame, target, where, target, p.Topic, plural(n, strings.TrimSuffix(unitOf(p.Type), "s")))
-}
-
-// missingLinkEvidence names never-connected pairs that do not lead the
-// verdict, one line each (at most three).
-func (d decider) missingLinkEvidence(v *Verdict, lead *PairSummary) {
-	_, pairs := d.missingLinkDrops()
-	k := 0
-	for _, p := range pairs {
-		if p == lead || k == 3 {
-			continue
-		}
-		k++
-		v.Evidence = append(v.Evidence, d.missingLinkSentence(p))
-	}
+		frame, target, where, target, p.Topic, Plural(n, strings.TrimSuffix(UnitOf(p.Type), "s")))
 }

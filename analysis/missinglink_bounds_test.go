@@ -76,7 +76,7 @@ func TestMissingLinkDropsCount(t *testing.T) {
 	a.pairs[1].outcomes["passed"] = 1000
 	a.pairs[2].pathSeen = true
 	d := deciderOf(a)
-	drops, pairs := d.missingLinkDrops()
+	drops, pairs := d.rep.MissingLinkDrops()
 	if drops != 8 || len(pairs) != 2 || pairs[0] != &d.rep.Pairs[0] || pairs[1] != &d.rep.Pairs[1] {
 		t.Errorf("missingLinkDrops = %d, %d pairs; want 8 drops of /scan1 and /scan2", drops, len(pairs))
 	}

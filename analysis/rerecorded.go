@@ -14,30 +14,30 @@ import (
 // clock or NTP). /rosout lines of rosbag2_player say replay; so do send
 // times (MCAP publish_time, the publisher's clock) on the recorder's
 // clock, while send times that lag with the stamps say machine.
-type lagCause int
+type LagCause int
 
 const (
-	lagUnknown    lagCause = iota
+	lagUnknown    LagCause = iota
 	lagReplay              // rosbag2_player in /rosout or /parameter_events
 	lagReplaySend          // publish times on the recorder's clock
 	lagMachine             // publish times lag with the stamps
 )
 
-// lagSample is one topic's or link's median age (record time − stamp) and
+// LagSample is one topic's or link's median age (record time − stamp) and
 // median publish time − stamp, when the bag has publish times.
-type lagSample struct {
-	age, pub float64
-	hasPub   bool
+type LagSample struct {
+	Age, Pub float64
+	HasPub   bool
 }
 
-// isYearLag: the lag a replay of an older recording (or a clock never
+// IsYearLag: the lag a replay of an older recording (or a clock never
 // set since a shutdown) produces, days to a year.
-func isYearLag(lagS float64) bool { return lagS >= 86400 && lagS <= 366*86400 }
+func IsYearLag(lagS float64) bool { return lagS >= 86400 && lagS <= 366*86400 }
 
-// lagCauseOf decides from the bag's evidence: replayer says /rosout or
+// LagCauseOf decides from the bag's evidence: replayer says /rosout or
 // /parameter_events name rosbag2_player. Publish times equal to record
 // time (rosbag2 before Jazzy copies the receive time) tell nothing.
-func lagCauseOf(replayer bool, samples []lagSample) lagCause {
+func LagCauseOf(replayer bool, samples []LagSample) LagCause {
 	if replayer {
 		return lagReplay
 	}
@@ -45,12 +45,12 @@ func lagCauseOf(replayer bool, samples []lagSample) lagCause {
 	for _, s := range samples {
 		// Near is within 1% of the lag (a link stamped 100 s old by its
 		// publisher still sends on its machine's clock).
-		near := math.Max(1, 0.01*math.Abs(s.age))
-		switch d := math.Abs(s.pub - s.age); {
-		case !s.hasPub || d < 1e-6:
+		near := math.Max(1, 0.01*math.Abs(s.Age))
+		switch d := math.Abs(s.Pub - s.Age); {
+		case !s.HasPub || d < 1e-6:
 		case d < near:
 			send++
-		case math.Abs(s.pub) < near:
+		case math.Abs(s.Pub) < near:
 			lagging++
 		default:
 			return lagUnknown
@@ -65,13 +65,13 @@ func lagCauseOf(replayer bool, samples []lagSample) lagCause {
 	return lagUnknown
 }
 
-// lagSentence words a days-to-a-year lag of what (e.g. "every stamp",
+// LagSentence words a days-to-a-year lag of what (e.g. "every stamp",
 // "every tf stamp") behind record time, with the dates of stamps and
 // recording (the bag starts at record time startNS), as the cause found.
-func lagSentence(startNS int64, what string, lagS float64, cause lagCause) string {
+func LagSentence(startNS int64, what string, lagS float64, cause LagCause) string {
 	day := func(ns int64) string { return time.Unix(0, ns).UTC().Format("2006-01-02 15:04 UTC") }
 	stamped, recorded := day(startNS-int64(lagS*1e9)), day(startNS)
-	d := fmtDur(lagS)
+	d := FmtDur(lagS)
 	switch cause {
 	case lagReplay:
 		return fmt.Sprintf("%s lags record time by the same %s and /rosout has rosbag2_player lines: this bag was re-recorded while `ros2 bag play` ran without --clock; the offset is the age of the replayed recording (made around %s), not clock skew. Replay with --clock (and use_sim_time:=true on the recorder) to keep the original time.", what, d, stamped)
@@ -89,7 +89,7 @@ func (a *analyzer) sawReplayer() bool {
 	for _, c := range a.checks {
 		if n, ok := c.(*nodeClockCheck); ok {
 			for _, name := range n.order {
-				if isReplayer(name) {
+				if IsReplayer(name) {
 					return true
 				}
 			}
@@ -98,5 +98,5 @@ func (a *analyzer) sawReplayer() bool {
 	return false
 }
 
-// isReplayer reports whether a node name is rosbag2's player.
-func isReplayer(node string) bool { return strings.Contains(node, "rosbag2_player") }
+// IsReplayer reports whether a node name is rosbag2's player.
+func IsReplayer(node string) bool { return strings.Contains(node, "rosbag2_player") }

@@ -120,7 +120,7 @@ func TestSensorTypesPresets(t *testing.T) {
 		if got := normType(tc.typ); got != tc.norm {
 			t.Errorf("normType(%s) = %s, want %s", tc.typ, got, tc.norm)
 		}
-		if got := publisherNoun(tc.typ); got != tc.noun {
+		if got := PublisherNoun(tc.typ); got != tc.noun {
 			t.Errorf("publisherNoun(%s) = %s, want %s", tc.typ, got, tc.noun)
 		}
 		if got, want := isSensorType(tc.typ), tc.noun != "publisher"; got != want {

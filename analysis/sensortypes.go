@@ -61,8 +61,8 @@ func isSensorType(typ string) bool {
 	return ok
 }
 
-// publisherNoun names the node publishing a topic of type typ.
-func publisherNoun(typ string) string {
+// PublisherNoun names the node publishing a topic of type typ.
+func PublisherNoun(typ string) string {
 	if k, ok := sensorTypes[normType(typ)]; ok {
 		return k.noun
 	}

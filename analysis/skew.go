@@ -26,8 +26,8 @@ const (
 // varies (jitter), not a steady offset.
 const jitterThresholdS = 0.1
 
-// minSkewSamples: fewer stamps than this cannot show an offset is constant.
-const minSkewSamples = 5
+// MinSkewSamples: fewer stamps than this cannot show an offset is constant.
+const MinSkewSamples = 5
 
 // skewCheck compares header stamps with record time (and MCAP publish
 // time) per analysed topic; the dynamic tf links' ages come from the tf
@@ -145,7 +145,7 @@ func makeSkew(topic, link string, age, pub *reservoir) Skew {
 		s.PublishMedianS = pub.median()
 	}
 	s.Kind = skewKind(s.MedianS, s.P95S, s.MinS)
-	if age.n < minSkewSamples && s.Kind != SkewDifferentClock {
+	if age.n < MinSkewSamples && s.Kind != SkewDifferentClock {
 		s.Kind = SkewOK // too few samples to call an offset constant
 	}
 	return s
@@ -161,12 +161,12 @@ func skewTableFindings(skew []Skew) []finding.Finding {
 		}
 		f := finding.Finding{Kind: finding.Skew, Detail: SkewConstantOffset, Check: "skew", Severity: finding.Warning,
 			Confidence: finding.Confidence{Level: finding.Medium,
-				Basis:       fmt.Sprintf("record time − stamp stays at %s (p95 %s, min %s) over %d messages", fmtS(s.MedianS), fmtS(s.P95S), fmtS(s.MinS), s.Count),
+				Basis:       fmt.Sprintf("record time − stamp stays at %s (p95 %s, min %s) over %d messages", FmtS(s.MedianS), FmtS(s.P95S), FmtS(s.MinS), s.Count),
 				Contradicts: "a steady processing delay of the publisher (a stamp taken that long before publishing) looks the same when the clocks agree"},
 			Subjects: finding.Subjects{Topics: []string{s.Topic}},
 			Numbers: []finding.Number{finding.N("median_age", s.MedianS, "s"), finding.N("p95_age", s.P95S, "s"),
 				finding.N("min_age", s.MinS, "s"), finding.N("messages", float64(s.Count), "messages")},
-			Sentence: fmt.Sprintf("Record time − stamp is a constant %s on %s: the recorder's clock and the publisher's differ.", fmtS(s.MedianS), skewName(s)),
+			Sentence: fmt.Sprintf("Record time − stamp is a constant %s on %s: the recorder's clock and the publisher's differ.", FmtS(s.MedianS), SkewName(s)),
 		}
 		if s.Link != "" {
 			f.Subjects.Links = []string{s.Link}

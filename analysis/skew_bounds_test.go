@@ -64,10 +64,10 @@ func TestMakeSkewSamplesBoundary(t *testing.T) {
 		wantKind string
 		wantPub  float64
 	}{
-		{"4 stamps 2 s old", minSkewSamples - 1, 2, 0, SkewOK, 0},
-		{"5 stamps 2 s old", minSkewSamples, 2, 0, SkewConstantOffset, 0},
+		{"4 stamps 2 s old", MinSkewSamples - 1, 2, 0, SkewOK, 0},
+		{"5 stamps 2 s old", MinSkewSamples, 2, 0, SkewConstantOffset, 0},
 		{"1 stamp an epoch old", 1, epochS, 0, SkewDifferentClock, 0},
-		{"publish times 3 s old", minSkewSamples, 2, 1, SkewConstantOffset, 3},
+		{"publish times 3 s old", MinSkewSamples, 2, 1, SkewConstantOffset, 3},
 	} {
 		pub := skewBoundsAges(tc.pub, 3)
 		s := makeSkew("/scan", "", skewBoundsAges(tc.n, tc.age), pub)

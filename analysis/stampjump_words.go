@@ -20,12 +20,12 @@ func stampStepNS(j ClockJump) int64 {
 	return d
 }
 
-// stampJumpSentence words the stamp jumps of a bag without /clock: which
+// StampJumpSentence words the stamp jumps of a bag without /clock: which
 // series jumped, by how much and when (up to maxJumpsWorded), and which
 // analysed topics and dynamic tf links did not jump at all, so a reader
 // tells one machine's clock step (all its series move) from one node's
 // own jump (the rest of its machine keeps its lag).
-func stampJumpSentence(r *Report) string {
+func StampJumpSentence(r *Report) string {
 	n := r.Counts.StampJumps
 	if n == 0 {
 		return ""
@@ -35,13 +35,13 @@ func stampJumpSentence(r *Report) string {
 	for i, j := range r.StampJumps {
 		jumped[jumpSeries(j)] = true
 		if i < maxJumpsWorded {
-			parts = append(parts, jumpWords(j, r.Pass.StartNS))
+			parts = append(parts, JumpWords(j, r.Pass.StartNS))
 		}
 	}
 	if len(r.StampJumps) > maxJumpsWorded {
 		parts = append(parts, fmt.Sprintf("%d more", n-maxJumpsWorded))
 	}
-	s := fmt.Sprintf("No /clock; header stamps jump %s: %s", plural(n, "time"), strings.Join(parts, ", "))
+	s := fmt.Sprintf("No /clock; header stamps jump %s: %s", Plural(n, "time"), strings.Join(parts, ", "))
 	var kept []string
 	for _, t := range r.Topics {
 		if t.Role == TopicAnalysed && t.Messages > 0 && !jumped[t.Topic] {
@@ -54,20 +54,9 @@ func stampJumpSentence(r *Report) string {
 		}
 	}
 	if len(kept) > 0 && len(kept) <= maxStepTopics {
-		s += fmt.Sprintf("; %s did not jump (a step of one machine's clock moves every series it stamps)", joinNames(kept))
+		s += fmt.Sprintf("; %s did not jump (a step of one machine's clock moves every series it stamps)", JoinNames(kept))
 	}
 	return s + "."
-}
-
-// jumpClause words the bag's time jumps for a headline that is otherwise
-// healthy: one stamp jump by name ("the stamps of /scan jump back by
-// 800.7 ms at +10.0 s"), else their count.
-func jumpClause(r *Report) string {
-	n := r.Counts.ClockJumps + r.Counts.StampJumps
-	if r.Counts.ClockJumps == 0 && n == 1 && len(r.StampJumps) == 1 {
-		return "the stamps of " + strings.Replace(jumpWords(r.StampJumps[0], r.Pass.StartNS), " ", " jump ", 1)
-	}
-	return "the bag's time jumps " + plural(n, "time")
 }
 
 // jumpSeries names a stamp jump's series: its tf link, else its topic.
@@ -78,8 +67,8 @@ func jumpSeries(j ClockJump) string {
 	return j.Topic
 }
 
-// jumpWords is "SERIES back|forward by STEP at +T s" (T since startNS).
-func jumpWords(j ClockJump, startNS int64) string {
+// JumpWords is "SERIES back|forward by STEP at +T s" (T since startNS).
+func JumpWords(j ClockJump, startNS int64) string {
 	dir, step := "back", stampStepNS(j)
 	if j.Kind == "forward" {
 		dir = "forward"
@@ -87,5 +76,5 @@ func jumpWords(j ClockJump, startNS int64) string {
 	if step < 0 {
 		step = -step
 	}
-	return fmt.Sprintf("%s %s by %s at +%.1f s", jumpSeries(j), dir, fmtS(float64(step)/1e9), float64(j.LogTimeNS-startNS)/1e9)
+	return fmt.Sprintf("%s %s by %s at +%.1f s", jumpSeries(j), dir, FmtS(float64(step)/1e9), float64(j.LogTimeNS-startNS)/1e9)
 }

@@ -37,14 +37,14 @@ func TestStampJumpWords(t *testing.T) {
 		r := base
 		r.StampJumps = c.jumps
 		r.Counts.StampJumps = len(c.jumps)
-		if got := stampJumpSentence(&r); got != c.sentence {
+		if got := StampJumpSentence(&r); got != c.sentence {
 			t.Errorf("%s: sentence\n got %s\nwant %s", c.name, got, c.sentence)
 		}
 		if got := jumpClause(&r); got != c.lead {
 			t.Errorf("%s: clause %q, want %q", c.name, got, c.lead)
 		}
 	}
-	if got := stampJumpSentence(&base); got != "" {
+	if got := StampJumpSentence(&base); got != "" {
 		t.Errorf("no jumps: %q", got)
 	}
 }

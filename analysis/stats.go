@@ -302,3 +302,17 @@ func (t *tally) addTo(m map[string]int) {
 		m[k] += t.n[i]
 	}
 }
+
+// Sample is a reservoir for medians over the report's tables outside this
+// package (the verdict's): the same sampling and nearest rank as the
+// report's own medians, so both agree.
+type Sample struct{ r reservoir }
+
+// Add adds v to the sample.
+func (s *Sample) Add(v float64) { s.r.add(v) }
+
+// Len is how many values were added.
+func (s *Sample) Len() int { return s.r.n }
+
+// Median is the sample's median (nearest rank); 0 when empty.
+func (s *Sample) Median() float64 { return s.r.median() }

@@ -18,7 +18,7 @@ func syncFindings(syncs []SyncSummary) []finding.Finding {
 		f := finding.Finding{Kind: finding.Sync, Detail: s.Reason, Check: "synccheck", Severity: finding.Error,
 			Confidence: finding.Confidence{Level: finding.High,
 				Basis: fmt.Sprintf("the recorded stamps fed in record order through an emulation of message_filters %s (checked against the real ROS 1 library) give %s",
-					policyName(s.Policy, s.QueueSize), plural(int(s.Sets), "set")),
+					policyName(s.Policy, s.QueueSize), Plural(int(s.Sets), "set")),
 				Contradicts: "the consumer's node with another policy, queue size or max interval than " + s.Source},
 			Subjects: finding.Subjects{Topics: append([]string{}, s.Topics...)},
 			Numbers:  []finding.Number{finding.N("sets", float64(s.Sets), "count"), finding.N("queue_size", float64(s.QueueSize), "messages")},

@@ -84,13 +84,13 @@ func (r *syncRun) offsetSummary(a *analyzer, o *offsetTrack) SyncOffset {
 	case math.Abs(out.MedianS) >= epochApartS:
 		out.Clock = SyncClockDifferent
 		out.epochs = fmt.Sprintf("%s is on %s, %s on %s", from, r.epochNoun(a, o.from), to, r.epochNoun(a, o.to))
-		out.ClockBasis = fmt.Sprintf("stamps %s apart: %s", fmtS(out.MedianS), out.epochs)
+		out.ClockBasis = fmt.Sprintf("stamps %s apart: %s", FmtS(out.MedianS), out.epochs)
 	case 10*o.equal >= 9*o.samples:
 		out.Clock = SyncClockOneDriver
 		out.ClockBasis = fmt.Sprintf("%d of %d stamps identical: one driver stamps both", o.equal, o.samples)
 	case math.Abs(out.DriftS) >= driftMinS && math.Abs(out.DriftPPM) >= driftMinPPM:
 		out.Clock = SyncClockTwoMachines
-		out.ClockBasis = fmt.Sprintf("the offset drifts %s over the bag (%.0f ppm): two clocks that are not disciplined together", fmtS(out.DriftS), out.DriftPPM)
+		out.ClockBasis = fmt.Sprintf("the offset drifts %s over the bag (%.0f ppm): two clocks that are not disciplined together", FmtS(out.DriftS), out.DriftPPM)
 	case r.aheadOfRecorder(o.from) != r.aheadOfRecorder(o.to):
 		ahead, other := from, to
 		i := o.from
@@ -98,10 +98,10 @@ func (r *syncRun) offsetSummary(a *analyzer, o *offsetTrack) SyncOffset {
 			ahead, other, i = to, from, o.to
 		}
 		out.Clock = SyncClockTwoMachines
-		out.ClockBasis = fmt.Sprintf("%s is stamped ahead of the recorder's clock (least record time − stamp %s) and %s is not: two machines' clocks", ahead, fmtS(float64(r.minAge[i])/1e9), other)
+		out.ClockBasis = fmt.Sprintf("%s is stamped ahead of the recorder's clock (least record time − stamp %s) and %s is not: two machines' clocks", ahead, FmtS(float64(r.minAge[i])/1e9), other)
 	default:
 		out.Clock = SyncClockOneClock
-		out.ClockBasis = fmt.Sprintf("a steady offset (median %s, drift %s): one clock, stamped at different points", fmtS(out.MedianS), fmtS(out.DriftS))
+		out.ClockBasis = fmt.Sprintf("a steady offset (median %s, drift %s): one clock, stamped at different points", FmtS(out.MedianS), FmtS(out.DriftS))
 	}
 	if out.Clock != SyncClockDifferent && out.Clock != SyncClockOneDriver {
 		out.Cost = r.poseCost(o, &out)
@@ -193,7 +193,7 @@ func specName(sp SyncSpec) string {
 	if len(sp.LowerBoundsS) > 0 {
 		b := make([]string, len(sp.LowerBoundsS))
 		for i, v := range sp.LowerBoundsS {
-			b[i] = fmtS(v)
+			b[i] = FmtS(v)
 		}
 		extra = append(extra, "inter-message lower bounds "+strings.Join(b, ", "))
 	}
@@ -218,7 +218,7 @@ func (r *syncRun) sentence(s *SyncSummary) (string, string) {
 			if !r.present[i] {
 				why = "is not in the bag"
 			} else if s.Skipped[i] > 0 {
-				why = fmt.Sprintf("has no message that decodes (%s skipped)", plural(int(s.Skipped[i]), "message"))
+				why = fmt.Sprintf("has no message that decodes (%s skipped)", Plural(int(s.Skipped[i]), "message"))
 			}
 			if s.Fires {
 				continue
@@ -239,10 +239,10 @@ func (r *syncRun) sentence(s *SyncSummary) (string, string) {
 		}
 		for _, o := range s.Offsets {
 			if s.Policy == "exact" && o.Samples > 0 {
-				return SyncReasonNeverEqual, fmt.Sprintf("%s never pair under ExactTime: %s and %s are never stamped alike (median offset %s); stamp both from one capture time, or use ApproximateTime.", names, o.From, o.To, fmtS(o.MedianS))
+				return SyncReasonNeverEqual, fmt.Sprintf("%s never pair under ExactTime: %s and %s are never stamped alike (median offset %s); stamp both from one capture time, or use ApproximateTime.", names, o.From, o.To, FmtS(o.MedianS))
 			}
 			if s.MaxIntervalS != nil && math.Abs(o.MedianS) > *s.MaxIntervalS {
-				return SyncReasonOffset, fmt.Sprintf("%s never pair: %s is stamped %s from %s (median), more than the max interval of %s.", names, o.To, fmtS(o.MedianS), o.From, fmtS(*s.MaxIntervalS))
+				return SyncReasonOffset, fmt.Sprintf("%s never pair: %s is stamped %s from %s (median), more than the max interval of %s.", names, o.To, FmtS(o.MedianS), o.From, FmtS(*s.MaxIntervalS))
 			}
 		}
 		return SyncReasonNoSet, fmt.Sprintf("%s never pair: %s emits no set from %s.", names, pol, counts)
@@ -252,9 +252,9 @@ func (r *syncRun) sentence(s *SyncSummary) (string, string) {
 		minRecv = min(minRecv, n)
 	}
 	head := fmt.Sprintf("%s pairs %s: %s (first at %.2f s) from %s; stamp spread in a set median %s, max %s; unused %s.",
-		pol, names, plural(int(s.Sets), "set"), *s.FirstSetS, counts, fmtS(*s.SpreadMedianS), fmtS(*s.SpreadMaxS), syncCounts(s.Unused))
+		pol, names, Plural(int(s.Sets), "set"), *s.FirstSetS, counts, FmtS(*s.SpreadMedianS), FmtS(*s.SpreadMaxS), syncCounts(s.Unused))
 	if 2*s.Sets < minRecv {
-		return SyncReasonFewSets, fmt.Sprintf("%s pair only %s from %s: most messages are never used. ", names, plural(int(s.Sets), "time"), counts) + head
+		return SyncReasonFewSets, fmt.Sprintf("%s pair only %s from %s: most messages are never used. ", names, Plural(int(s.Sets), "time"), counts) + head
 	}
 	return "", head
 }

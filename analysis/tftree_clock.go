@@ -144,7 +144,7 @@ func (c *tfClockCheck) familyMixture(a *analyzer, dyn []*linkStats) int {
 			break
 		}
 		f.Links = append(f.Links, linkName(l))
-		f.Evidence = append(f.Evidence, fmt.Sprintf("%s: %d transforms stamped %s .. %s.", linkName(l), l.count, fmtS(float64(l.oldest)/1e9), fmtS(float64(l.newest)/1e9)))
+		f.Evidence = append(f.Evidence, fmt.Sprintf("%s: %d transforms stamped %s .. %s.", linkName(l), l.count, FmtS(float64(l.oldest)/1e9), FmtS(float64(l.newest)/1e9)))
 	}
 	a.addTFFinding(f)
 	return ref
@@ -165,7 +165,7 @@ func twoClocksSentence(hasClock bool, sim, system []*linkStats, ref int) string 
 		return linkList(out)
 	}
 	side := func(ls []*linkStats) string {
-		return fmt.Sprintf("%s (%s, near %s)", names(ls), plural(len(ls), "dynamic link"), fmtS(float64(ls[0].newest)/1e9))
+		return fmt.Sprintf("%s (%s, near %s)", names(ls), Plural(len(ls), "dynamic link"), FmtS(float64(ls[0].newest)/1e9))
 	}
 	s := fmt.Sprintf("The tf tree is on two clocks, which tf2 cannot look up across: %s on sim time, %s on system time.", side(sim), side(system))
 	fix := "set use_sim_time:=true on the node publishing " + names(system)
@@ -210,7 +210,7 @@ func (c *tfClockCheck) staleLinks(a *analyzer, dyn []*linkStats, ref int) {
 	f := TFFinding{
 		Kind: TFStaleLink, Rank: RankTFStale, Count: len(st), FailOn: failOnTFTree,
 		Sentence: fmt.Sprintf("%s lags the rest of the tree by %s (median): %s; its publisher stamps old data or runs on a clock behind the others.",
-			linkList(names), fmtDur(st[0].lag), effect),
+			linkList(names), FmtDur(st[0].lag), effect),
 	}
 	for i, s := range st {
 		if i == maxTFFindingExamples {
@@ -218,7 +218,7 @@ func (c *tfClockCheck) staleLinks(a *analyzer, dyn []*linkStats, ref int) {
 		}
 		f.Links = append(f.Links, linkName(s.l))
 		f.Evidence = append(f.Evidence, fmt.Sprintf("%s: stamps %s behind the freshest other link (median of %d), newest stamp %s.",
-			linkName(s.l), fmtDur(s.lag), c.lag[s.l.id].n, fmtS(float64(s.l.newest)/1e9)))
+			linkName(s.l), FmtDur(s.lag), c.lag[s.l.id].n, FmtS(float64(s.l.newest)/1e9)))
 	}
 	a.addTFFinding(f)
 }
@@ -233,9 +233,9 @@ func (c *tfClockCheck) recorderOffset(a *analyzer, dyn []*linkStats, ref int) {
 	best := math.Inf(1)
 	sign := 0
 	n := 0
-	var lags []lagSample
+	var lags []LagSample
 	for _, l := range dyn {
-		if family(l.newest) != ref || l.age.n < minSkewSamples {
+		if family(l.newest) != ref || l.age.n < MinSkewSamples {
 			continue
 		}
 		q := l.age.quantiles(0.5, 0.95)
@@ -251,9 +251,9 @@ func (c *tfClockCheck) recorderOffset(a *analyzer, dyn []*linkStats, ref int) {
 		}
 		sign = s
 		n++
-		ls := lagSample{age: q[0], hasPub: l.pubAge.n > 0}
-		if ls.hasPub {
-			ls.pub = l.pubAge.median()
+		ls := LagSample{Age: q[0], HasPub: l.pubAge.n > 0}
+		if ls.HasPub {
+			ls.Pub = l.pubAge.median()
 		}
 		lags = append(lags, ls)
 		best = math.Min(best, math.Abs(q[0]))
@@ -265,16 +265,16 @@ func (c *tfClockCheck) recorderOffset(a *analyzer, dyn []*linkStats, ref int) {
 	if sign < 0 {
 		dir = "ahead of"
 	}
-	sentence := fmt.Sprintf("Every tf stamp is %s %s the recorder's clock (constant): the clocks of the machine publishing tf and the recording machine are out of sync; synchronise them (chrony/NTP).", fmtDur(best), dir)
+	sentence := fmt.Sprintf("Every tf stamp is %s %s the recorder's clock (constant): the clocks of the machine publishing tf and the recording machine are out of sync; synchronise them (chrony/NTP).", FmtDur(best), dir)
 	if best >= 86400 && sign > 0 {
-		sentence = fmt.Sprintf("Every tf stamp is %s behind the recorder's clock (constant): two machines' clocks out of sync (chrony/NTP), or a bag re-recorded while `ros2 bag play` ran without --clock (then the offset is the age of the replayed recording).", fmtDur(best))
-		if isYearLag(best) {
-			sentence = lagSentence(a.startNS, "Every tf stamp", best, lagCauseOf(a.sawReplayer(), lags))
+		sentence = fmt.Sprintf("Every tf stamp is %s behind the recorder's clock (constant): two machines' clocks out of sync (chrony/NTP), or a bag re-recorded while `ros2 bag play` ran without --clock (then the offset is the age of the replayed recording).", FmtDur(best))
+		if IsYearLag(best) {
+			sentence = LagSentence(a.startNS, "Every tf stamp", best, LagCauseOf(a.sawReplayer(), lags))
 		}
 	}
 	a.addTFFinding(TFFinding{
 		Kind: TFOffsetFromRecorder, Rank: RankTFOffset, Count: n, FailOn: "skew", Sentence: sentence,
-		Evidence: []string{fmt.Sprintf("record time − stamp on %s: at least %s, the same on every link.", plural(n, "dynamic link"), fmtDur(best))},
+		Evidence: []string{fmt.Sprintf("record time − stamp on %s: at least %s, the same on every link.", Plural(n, "dynamic link"), FmtDur(best))},
 	})
 }
 
@@ -285,9 +285,9 @@ func joinTopics(ts []string) string {
 	return fmt.Sprintf("%v", ts)
 }
 
-// fmtDur prints a duration in seconds the way a person reads it: ms, s,
+// FmtDur prints a duration in seconds the way a person reads it: ms, s,
 // min, h or days.
-func fmtDur(s float64) string {
+func FmtDur(s float64) string {
 	a := math.Abs(s)
 	switch {
 	case a >= 2*86400:
@@ -297,6 +297,6 @@ func fmtDur(s float64) string {
 	case a >= 120:
 		return fmt.Sprintf("%.1f min", s/60)
 	default:
-		return fmtS(s)
+		return FmtS(s)
 	}
 }

@@ -96,70 +96,6 @@ func topicsOf(ls []*linkStats) []string {
 	return out
 }
 
-// tfTreeVerdict leads the verdict with the most important tf-tree finding
-// when the bag has no analysed message to judge by; it reports whether it
-// did.
-func (d decider) tfTreeVerdict(v *Verdict) bool {
-	fs := d.rep.TFFindings
-	if len(fs) == 0 {
-		return false
-	}
-	v.Sentence = fs[0].Sentence
-	v.Class = VerdictTFTree + fs[0].Kind
-	v.Evidence = append(v.Evidence, fs[0].Evidence...)
-	for _, f := range fs[1:] {
-		v.Evidence = append(v.Evidence, f.Sentence)
-	}
-	v.Commands = append(v.Commands, "ros2 run tf2_tools view_frames")
-	return true
-}
-
-// tfTreeLead puts a serious tf-tree finding (another clock family, a
-// stale link, conflicting static values) in the headline when the sensor
-// rows found nothing wrong, keeping the rows' sentence as evidence; other
-// findings become evidence lines.
-func (d decider) tfTreeLead(v *Verdict, rowsHealthy bool) {
-	fs := d.rep.TFFindings
-	if len(fs) == 0 {
-		return
-	}
-	switch {
-	case rowsHealthy && fs[0].Rank <= RankTFStatic:
-		v.Evidence = append(v.Evidence, "Sensor topics: "+demoted(v.Sentence))
-		v.Sentence = fs[0].Sentence
-		v.Class = VerdictTFTree + fs[0].Kind
-		v.Evidence = append(v.Evidence, fs[0].Evidence...)
-		fs = fs[1:]
-	case rowsHealthy:
-		// A warning of the tree (repeated or backward stamps, an offset
-		// from the recorder) still outranks "no clock problem": it is a
-		// finding, and --fail-on counts it.
-		v.Sentence = healthyStem(v.Sentence) + "; but the tf tree has a warning: " + fs[0].Sentence
-		v.Class = VerdictTFTree + fs[0].Kind
-		v.Evidence = append(v.Evidence, fs[0].Evidence...)
-		fs = fs[1:]
-	}
-	for _, f := range fs {
-		if f.Kind == TFOffsetFromRecorder && hasLinePrefix(v.Evidence, everyStampLags) {
-			continue // the line about every stamp, tf's included, said it
-		}
-		v.Evidence = append(v.Evidence, "tf tree: "+f.Sentence)
-	}
-}
-
-// everyStampLags starts the evidence line on a days-to-a-year lag of every
-// stamped topic and tf link behind record time (recorderClockEvidence).
-const everyStampLags = "Every stamp lags record time"
-
-func hasLinePrefix(lines []string, prefix string) bool {
-	for _, l := range lines {
-		if strings.HasPrefix(l, prefix) {
-			return true
-		}
-	}
-	return false
-}
-
 // tfTreeFindings turns the tf tree's diagnoses that are a --fail-on
 // category into findings, in their rank order.
 func tfTreeFindings(tfs []TFFinding) []finding.Finding {
@@ -180,7 +116,7 @@ func tfTreeFindings(tfs []TFFinding) []finding.Finding {
 		}
 		basis := strings.Join(t.Evidence, " ")
 		if basis == "" {
-			basis = fmt.Sprintf("%s on %s", t.Kind, plural(t.Count, "link"))
+			basis = fmt.Sprintf("%s on %s", t.Kind, Plural(t.Count, "link"))
 		}
 		out = append(out, finding.Finding{Kind: k, Detail: t.Kind, Check: "tftree", Severity: sev,
 			Confidence: finding.Confidence{Level: lvl, Basis: basis},

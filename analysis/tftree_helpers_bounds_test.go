@@ -50,7 +50,7 @@ func TestFmtDurBoundary(t *testing.T) {
 		{-172800, "-2.0 days"},
 		{4.8 * 86400, "4.8 days"},
 	} {
-		if got := fmtDur(tc.s); got != tc.want {
+		if got := FmtDur(tc.s); got != tc.want {
 			t.Errorf("fmtDur(%g) = %q, want %q", tc.s, got, tc.want)
 		}
 	}

@@ -81,7 +81,7 @@ func (c *tfOrderCheck) finish(a *analyzer) {
 			if len(rep.Links) < maxTFFindingExamples {
 				rep.Links = append(rep.Links, linkName(l))
 				rep.Evidence = append(rep.Evidence, fmt.Sprintf("%s: %d of %d transforms repeat the previous stamp (first at %s, stamp %s).",
-					linkName(l), o.repeated, l.count, a.relTime(o.repeatLog), fmtS(float64(o.repeatNS)/1e9)))
+					linkName(l), o.repeated, l.count, a.relTime(o.repeatLog), FmtS(float64(o.repeatNS)/1e9)))
 			}
 		}
 		if o.backward > 0 {
@@ -90,20 +90,20 @@ func (c *tfOrderCheck) finish(a *analyzer) {
 			if len(back.Links) < maxTFFindingExamples {
 				back.Links = append(back.Links, linkName(l))
 				back.Evidence = append(back.Evidence, fmt.Sprintf("%s: stamps go back %s (first at %s, from %s to %s) while /clock does not.",
-					linkName(l), plural(o.backward, "time"), a.relTime(o.backLog), fmtS(float64(o.backFrom)/1e9), fmtS(float64(o.backTo)/1e9)))
+					linkName(l), Plural(o.backward, "time"), a.relTime(o.backLog), FmtS(float64(o.backFrom)/1e9), FmtS(float64(o.backTo)/1e9)))
 			}
 		}
 	}
 	if len(backNames) > 0 {
 		back.Count = len(backNames)
 		back.Sentence = fmt.Sprintf("tf stamps go back %s on %s while /clock runs on: two publishers on one link, or a publisher that restarted; tf2 serves whichever pose is nearest in time.",
-			plural(nBack, "time"), linkList(backNames))
+			Plural(nBack, "time"), linkList(backNames))
 		a.addTFFinding(back)
 	}
 	if len(repNames) > 0 {
 		rep.Count = len(repNames)
 		rep.Sentence = fmt.Sprintf("%s on %s repeat the previous stamp: tf2 on Foxy and Galactic logs TF_REPEATED_DATA and drops each; the publisher sends faster than its clock advances (a timer faster than /clock's tick, or an unchanged stamp).",
-			plural(nRep, "transform"), linkList(repNames))
+			Plural(nRep, "transform"), linkList(repNames))
 		a.addTFFinding(rep)
 	}
 }

@@ -30,14 +30,14 @@ func TestRecorderOffsetBounds(t *testing.T) {
 		exact    bool
 	}{
 		{"four samples are too few", []*linkStats{link(4, 100, nil)}, 0, "", false},
-		{"five samples are enough", []*linkStats{link(5, 100, nil)}, 1, "Every tf stamp is " + fmtDur(100) + " behind the recorder's clock (constant):", false},
-		{"two links, the smaller offset named", []*linkStats{link(5, 100, nil), link(6, 40, nil)}, 2, "Every tf stamp is " + fmtDur(40) + " behind", false},
-		{"ahead of the recorder", []*linkStats{link(5, -100, nil)}, 1, "Every tf stamp is " + fmtDur(100) + " ahead of the recorder's clock (constant):", false},
-		{"a day ahead is no re-recording", []*linkStats{link(5, -86400, nil)}, 1, "Every tf stamp is " + fmtDur(86400) + " ahead of the recorder's clock (constant): the clocks", false},
-		{"just under a day behind", []*linkStats{link(5, 86399, nil)}, 1, "Every tf stamp is " + fmtDur(86399) + " behind the recorder's clock (constant): the clocks", false},
-		{"a day behind", []*linkStats{link(5, 86400, nil)}, 1, lagSentence(start, "Every tf stamp", 86400, lagUnknown), true},
-		{"months behind, no publish times", []*linkStats{link(5, yearLag, nil)}, 1, lagSentence(start, "Every tf stamp", yearLag, lagUnknown), true},
-		{"months behind, sent at their stamps", []*linkStats{link(5, yearLag, []float64{0.01})}, 1, lagSentence(start, "Every tf stamp", yearLag, lagMachine), true},
+		{"five samples are enough", []*linkStats{link(5, 100, nil)}, 1, "Every tf stamp is " + FmtDur(100) + " behind the recorder's clock (constant):", false},
+		{"two links, the smaller offset named", []*linkStats{link(5, 100, nil), link(6, 40, nil)}, 2, "Every tf stamp is " + FmtDur(40) + " behind", false},
+		{"ahead of the recorder", []*linkStats{link(5, -100, nil)}, 1, "Every tf stamp is " + FmtDur(100) + " ahead of the recorder's clock (constant):", false},
+		{"a day ahead is no re-recording", []*linkStats{link(5, -86400, nil)}, 1, "Every tf stamp is " + FmtDur(86400) + " ahead of the recorder's clock (constant): the clocks", false},
+		{"just under a day behind", []*linkStats{link(5, 86399, nil)}, 1, "Every tf stamp is " + FmtDur(86399) + " behind the recorder's clock (constant): the clocks", false},
+		{"a day behind", []*linkStats{link(5, 86400, nil)}, 1, LagSentence(start, "Every tf stamp", 86400, lagUnknown), true},
+		{"months behind, no publish times", []*linkStats{link(5, yearLag, nil)}, 1, LagSentence(start, "Every tf stamp", yearLag, lagUnknown), true},
+		{"months behind, sent at their stamps", []*linkStats{link(5, yearLag, []float64{0.01})}, 1, LagSentence(start, "Every tf stamp", yearLag, lagMachine), true},
 		{"links on both sides", []*linkStats{link(5, 100, nil), link(5, -100, nil)}, 0, "", false},
 	}
 	for _, tc := range cases {

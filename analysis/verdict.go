@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"math"
 	"strings"
-
-	"github.com/bagclock/bagclock/bagread"
 )
 
 const tf2EchoNote = "(tf2_echo prints the stamp as sec.nanosec without zero-padding the nanoseconds: 120 s + 5 ms shows as 120.5000000, not 120.005)"
@@ -18,7 +16,7 @@ const tf2EchoNote = "(tf2_echo prints the stamp as sec.nanosec without zero-padd
 func Decide(r *Report) Verdict {
 	v := decide(r)
 	nameNodes(&v, r)
-	if r.Bag.Storage == bagread.StorageROS1 {
+	if r.Bag.Storage == StorageROS1 {
 		ros1Wording(&v, r)
 	}
 	damageWording(&v, r)
@@ -63,10 +61,10 @@ func decide(r *Report) Verdict {
 	bestN := 0
 	for _, c := range order {
 		for _, p := range d.pairs() {
-			if p.identity() || c == NoTransform && d.startupOnly(p) {
+			if p.Identity() || c == NoTransform && d.startupOnly(p) {
 				continue
 			}
-			total := p.rows()
+			total := p.Rows()
 			// A class must describe at least a tenth of a pair's scans to
 			// lead the verdict: one scan before the tree exists is noise,
 			// and so are all the scans before the tree, once it exists.
@@ -87,12 +85,12 @@ func decide(r *Report) Verdict {
 		// AMCL stamps ahead by its transform tolerance, should not set
 		// the "apart" figure when /scan is a few ms from odom.
 		for _, p := range d.pairs() {
-			if !p.identity() && p.Classes[string(SameClock)] > 0 && (best == nil || math.Abs(p.MedianDiffS) < math.Abs(best.MedianDiffS)) {
+			if !p.Identity() && p.Classes[string(SameClock)] > 0 && (best == nil || math.Abs(p.MedianDiffS) < math.Abs(best.MedianDiffS)) {
 				best = p
 			}
 		}
 		for _, p := range d.pairs() {
-			if best == nil && !p.identity() {
+			if best == nil && !p.Identity() {
 				best = p
 			}
 		}
@@ -115,7 +113,7 @@ func decide(r *Report) Verdict {
 	// before skew, a missing link or a static-only path.
 	offClock := false
 	if bestClass != LaserOnSystemClock && bestClass != TFOnSystemClock && bestClass != ZeroStamp {
-		if p, c := d.offClockPair(); p != nil {
+		if p, c := d.rep.OffClockPair(); p != nil {
 			best, bestClass, bestN, offClock = p, c, p.Classes[string(c)], true
 		}
 	}
@@ -125,19 +123,19 @@ func decide(r *Report) Verdict {
 	if !d.rep.Pass.HasClock {
 		clockName = "sim time"
 	}
-	drops := best.drops()
-	total := best.rows()
-	unit := unitOf(best.Type)
+	drops := best.Drops()
+	total := best.Rows()
+	unit := UnitOf(best.Type)
 	if best.DiffRows > 0 && ps.Stalest != "" {
 		v.Evidence = append(v.Evidence, fmt.Sprintf("%s → %s: %d of %d %s are %s; median diff (%s stamp − latest %s) %s, range %s .. %s.",
-			topic, target, bestN, total, unit, bestClass, strings.TrimSuffix(unit, "s"), ps.Stalest, fmtS(ps.MedianDiffS), fmtS(ps.MinDiffS), fmtS(ps.MaxDiffS)))
+			topic, target, bestN, total, unit, bestClass, strings.TrimSuffix(unit, "s"), ps.Stalest, FmtS(ps.MedianDiffS), FmtS(ps.MinDiffS), FmtS(ps.MaxDiffS)))
 	} else if bestClass != NoTransform {
 		v.Evidence = append(v.Evidence, fmt.Sprintf("%s → %s: %d of %d %s are %s (no dynamic transform on the path to compare stamps with).",
 			topic, target, bestN, total, unit, bestClass))
 	}
 	if len(best.Filter) > 0 && (d.hasTF() || best.Filter["dropped_empty_frame"] > 0) {
 		v.Evidence = append(v.Evidence, fmt.Sprintf("%s filter (queue %d, cache %.0f s): %s.", ps.Consumer,
-			best.QueueSize, r.Settings.CacheTimeS, countsText(best.Filter)))
+			best.QueueSize, r.Settings.CacheTimeS, CountsText(best.Filter)))
 	}
 	v.Class = string(bestClass)
 	device := d.deviceClock(best.Topic)
@@ -145,16 +143,16 @@ func decide(r *Report) Verdict {
 	case offClock:
 		d.offClockVerdict(&v, best, bestClass)
 	case bestClass == LaserOnSystemClock:
-		v.Sentence = fmt.Sprintf("The %s publishes %s with system time while tf follows %s: set use_sim_time:=true on the node publishing %s.", publisherNoun(best.Type), topic, clockName, topic)
+		v.Sentence = fmt.Sprintf("The %s publishes %s with system time while tf follows %s: set use_sim_time:=true on the node publishing %s.", PublisherNoun(best.Type), topic, clockName, topic)
 		if all := d.topicsWithClass(LaserOnSystemClock, best); len(all) > 1 {
-			v.Sentence = fmt.Sprintf("The drivers of %s publish with system time while tf follows %s: set use_sim_time:=true on the nodes publishing them.", joinNames(all), clockName)
+			v.Sentence = fmt.Sprintf("The drivers of %s publish with system time while tf follows %s: set use_sim_time:=true on the nodes publishing them.", JoinNames(all), clockName)
 		}
 		v.Evidence = append(v.Evidence, "A "+strings.TrimSuffix(unit, "s")+" stamped ~1.79e9 s ahead of tf waits for a transform that never comes; the filter drops it when the queue is full (\"discarding message because the queue is full\").")
 		v.Commands = append(v.Commands, listUseSimTimeCmd)
 	case bestClass == TFOnSystemClock && device != nil:
 		// The small stamps are the sensor's own clock, not sim time: tf
 		// and the recorder agree on system time.
-		v.Sentence = deviceClockSentence(*device)
+		v.Sentence = DeviceClockSentence(*device)
 		v.Class = VerdictTime
 		v.Commands = append(v.Commands, "ros2 topic echo "+best.Topic+" --field header.stamp --once", "ros2 param list <the driver node> | grep -i -e time -e stamp")
 	case bestClass == TFOnSystemClock:
@@ -166,7 +164,7 @@ func decide(r *Report) Verdict {
 		d.zeroStampVerdict(&v, best, bestN)
 		d.stuckZeroWording(&v)
 	case bestClass == ClockSkew:
-		v.Sentence = fmt.Sprintf("%s and tf (%s) are %s apart on the same clock: the machines' clocks are out of sync; synchronise them (chrony/NTP).", topic, strings.SplitN(ps.Stalest, " on ", 2)[0], fmtS(ps.MedianDiffS))
+		v.Sentence = fmt.Sprintf("%s and tf (%s) are %s apart on the same clock: the machines' clocks are out of sync; synchronise them (chrony/NTP).", topic, strings.SplitN(ps.Stalest, " on ", 2)[0], FmtS(ps.MedianDiffS))
 		if zoneOffset(ps.MedianDiffS) {
 			v.Sentence = zoneSkewSentence(topic, strings.SplitN(ps.Stalest, " on ", 2)[0], ps.MedianDiffS)
 			v.Commands = append(v.Commands, "timedatectl")
@@ -183,8 +181,8 @@ func decide(r *Report) Verdict {
 		if !d.noTransformVerdict(&v, best) {
 			v.Sentence = fmt.Sprintf("No transform connects %s (frame '%s') to '%s' in this bag: this is not a clock problem; check the tf tree and the frame names.", topic, frame, target)
 			v.Class = string(NoTransform)
-			if d.neverConnected(best) {
-				v.Sentence = d.missingLinkSentence(best)
+			if d.rep.NeverConnected(best) {
+				v.Sentence = d.rep.MissingLinkSentence(best)
 				v.Class = VerdictMissingLink
 			}
 			v.Commands = append(v.Commands, "ros2 run tf2_tools view_frames")
@@ -194,19 +192,19 @@ func decide(r *Report) Verdict {
 		v.Class = string(StaticOnly)
 	default:
 		if back := r.Counts.BackwardJumps; back > 0 {
-			v.Sentence = fmt.Sprintf("/clock jumps back %s (a looping bag or a simulator reset): every sim-time node clears its tf buffer each time; %s and tf are otherwise on the same clock (median %s apart).", plural(back, "time"), topic, fmtS(ps.MedianDiffS))
+			v.Sentence = fmt.Sprintf("/clock jumps back %s (a looping bag or a simulator reset): every sim-time node clears its tf buffer each time; %s and tf are otherwise on the same clock (median %s apart).", Plural(back, "time"), topic, FmtS(ps.MedianDiffS))
 			if drops > 0 {
 				// Start-up drops are already out: these came later than a
 				// refill takes.
-				v.Sentence = strings.TrimSuffix(v.Sentence, ".") + fmt.Sprintf(", yet %s %s dropped outside start-up: not a clock problem; check that every tf publisher restarts with the simulator, the frame names and the queue size.", plural(drops, strings.TrimSuffix(unit, "s")), wasWere(drops))
+				v.Sentence = strings.TrimSuffix(v.Sentence, ".") + fmt.Sprintf(", yet %s %s dropped outside start-up: not a clock problem; check that every tf publisher restarts with the simulator, the frame names and the queue size.", Plural(drops, strings.TrimSuffix(unit, "s")), wasWere(drops))
 			}
 			v.Class = VerdictClockJumpBack
 		} else if drops > 0 && d.aheadDropsVerdict(&v, best, unit, ps.MedianDiffS) {
 			// The sensor's machine runs ahead: its clock, not tf, drops them.
 		} else if drops > 0 {
-			v.Sentence = fmt.Sprintf("%s and tf are on the same clock (median %s apart), yet %s %s dropped: not a clock problem; look at the tf tree, the frame names and the queue size.", topic, fmtS(ps.MedianDiffS), plural(drops, strings.TrimSuffix(unit, "s")), wasWere(drops))
+			v.Sentence = fmt.Sprintf("%s and tf are on the same clock (median %s apart), yet %s %s dropped: not a clock problem; look at the tf tree, the frame names and the queue size.", topic, FmtS(ps.MedianDiffS), Plural(drops, strings.TrimSuffix(unit, "s")), wasWere(drops))
 			if link := strings.SplitN(ps.Stalest, " on ", 2)[0]; link != "" {
-				v.Sentence = fmt.Sprintf("%s and tf are on the same clock (median %s apart), yet %s %s dropped: not a clock problem; the stalest link on their path is mostly %s: check its publisher's rate and gaps, then the queue size.", topic, fmtS(ps.MedianDiffS), plural(drops, strings.TrimSuffix(unit, "s")), wasWere(drops), ps.Stalest)
+				v.Sentence = fmt.Sprintf("%s and tf are on the same clock (median %s apart), yet %s %s dropped: not a clock problem; the stalest link on their path is mostly %s: check its publisher's rate and gaps, then the queue size.", topic, FmtS(ps.MedianDiffS), Plural(drops, strings.TrimSuffix(unit, "s")), wasWere(drops), ps.Stalest)
 			}
 			v.Class = VerdictSameClockDrops
 		} else {
@@ -215,7 +213,7 @@ func decide(r *Report) Verdict {
 			if names != topic && !d.allOfType(best.Type) {
 				noun = "message" // the topics are of several types
 			}
-			v.Sentence = fmt.Sprintf("%s and tf are on the same clock (median %s apart) and no %s is dropped by the %s"+noClockProblem+".", names, fmtS(ps.MedianDiffS), noun, d.filterNames(ps.Consumer))
+			v.Sentence = fmt.Sprintf("%s and tf are on the same clock (median %s apart) and no %s is dropped by the %s"+noClockProblem+".", names, FmtS(ps.MedianDiffS), noun, d.filterNames(ps.Consumer))
 			if n := r.Counts.ClockJumps + r.Counts.StampJumps; n > 0 {
 				// A jump that is not proven a clock step (a pause of every
 				// publisher looks the same) is no fault, but a "no problem"
@@ -225,7 +223,7 @@ func decide(r *Report) Verdict {
 			} else if t := lookAlikeTimers(r); len(t) > 0 {
 				// "No clock problem" must not claim the timers it could
 				// not judge.
-				v.Sentence = strings.TrimSuffix(v.Sentence, ".") + fmt.Sprintf(", though the bag cannot tell whether %s follows a wall or a sim timer (see the evidence).", joinNames(t))
+				v.Sentence = strings.TrimSuffix(v.Sentence, ".") + fmt.Sprintf(", though the bag cannot tell whether %s follows a wall or a sim timer (see the evidence).", JoinNames(t))
 			}
 			v.Class = VerdictNoProblem
 		}
@@ -251,36 +249,17 @@ func decide(r *Report) Verdict {
 	d.emptyTopicsLead(&v, healthy)
 	d.syncLead(&v, healthy && v.Class == VerdictNoProblem)
 	if n := r.Counts.RosoutLines; n > 0 {
-		v.Evidence = append(v.Evidence, fmt.Sprintf("/rosout recorded %s; %s match a predicted drop.", plural(n, "filter-drop / jump-back line"), plural(r.Counts.MatchedDrops, "drop line")))
+		v.Evidence = append(v.Evidence, fmt.Sprintf("/rosout recorded %s; %s match a predicted drop.", Plural(n, "filter-drop / jump-back line"), Plural(r.Counts.MatchedDrops, "drop line")))
 	}
 	if v.Class == VerdictTime {
 		return v // timeLead gave the commands that confirm its finding
 	}
 	v.Commands = append(v.Commands, fmt.Sprintf("ros2 topic echo %s --field header.stamp --once", topic))
-	if d.hasTF() && frame != "" && d.treeHas(frame) && d.treeHas(target) {
+	if d.hasTF() && frame != "" && d.rep.TreeHas(frame) && d.rep.TreeHas(target) {
 		v.Commands = append(v.Commands, fmt.Sprintf("ros2 run tf2_ros tf2_echo %s %s  %s", target, frame, tf2EchoNote))
 	}
 	return v
 }
-
-// Verdict classes beyond the row classes (Verdict.Class): what the
-// headline is about.
-const (
-	VerdictNoProblem        = "no_problem"
-	VerdictNoSensorMessages = "no_sensor_messages"
-	VerdictEmptyTopic       = "empty_topic"
-	VerdictTargetIsFrame    = "target_is_frame"
-	VerdictClockJumpBack    = "clock_jump_back"
-	VerdictSameClockDrops   = "same_clock_drops"
-	VerdictNoTF             = "no_tf"
-	VerdictTargetNotInTree  = "target_not_in_tree"
-	VerdictFrameNotInTree   = "frame_not_in_tree"
-	VerdictEmptyFrameID     = "empty_frame_id"
-	// VerdictTime: a finding of time hygiene (verdict_time.go) leads.
-	VerdictTime = "time"
-	// VerdictTFTree is "tf_tree:" + the leading TFFinding's kind.
-	VerdictTFTree = "tf_tree:"
-)
 
 // listUseSimTimeCmd prints use_sim_time of every running node: the
 // command the verdict gives when the bag does not name the node.
@@ -301,25 +280,14 @@ func (d decider) startupOnly(p *PairSummary) bool {
 	if p.PathSeen || p.FrameID == "" {
 		return false
 	}
-	if p.Classes[string(NoTransform)] != p.rows() {
+	if p.Classes[string(NoTransform)] != p.Rows() {
 		return false
 	}
-	return p.ConnectedAtEnd && !p.identity()
+	return p.ConnectedAtEnd && !p.Identity()
 }
 
 // hasTF reports whether the bag holds any transform (/tf or /tf_static).
 func (d decider) hasTF() bool { return len(d.rep.TFTree) > 0 }
-
-// treeHas reports whether frame is a parent or child of a link in the bag.
-func (d decider) treeHas(frame string) bool {
-	frame = strings.TrimPrefix(frame, "/")
-	for _, l := range d.rep.TFTree {
-		if l.Parent == frame || l.Child == frame {
-			return true
-		}
-	}
-	return false
-}
 
 // treeFrames lists up to max frames of the tf tree, parents first.
 func (d decider) treeFrames(max int) (names []string, total int) {
@@ -376,13 +344,13 @@ func (d decider) noTransformVerdict(v *Verdict, best *PairSummary) bool {
 		return true
 	}
 	if !d.hasTF() {
-		v.Sentence = fmt.Sprintf("This bag has no /tf or /tf_static: the clocks of %s cannot be checked against transforms; record tf with the sensors (ros2 bag record /tf /tf_static ...).", joinNames(d.analysedWithMessages()))
+		v.Sentence = fmt.Sprintf("This bag has no /tf or /tf_static: the clocks of %s cannot be checked against transforms; record tf with the sensors (ros2 bag record /tf /tf_static ...).", JoinNames(d.analysedWithMessages()))
 		v.Class = VerdictNoTF
 		v.Evidence = append(v.Evidence, "Without transforms no consumer can place these messages in a fixed frame, and no clock mismatch between sensors and tf can show; the message stamps can only be compared with record time (skew table).")
 		v.Commands = append(v.Commands, "ros2 topic info /tf --verbose", "ros2 topic info /tf_static --verbose")
 		return true
 	}
-	if frame != "" && d.treeHas(frame) && !d.treeHas(best.TargetFrame) {
+	if frame != "" && d.rep.TreeHas(frame) && !d.rep.TreeHas(best.TargetFrame) {
 		names, total := d.treeFrames(6)
 		list := strings.Join(names, ", ")
 		if total > len(names) {
@@ -393,7 +361,7 @@ func (d decider) noTransformVerdict(v *Verdict, best *PairSummary) bool {
 		v.Commands = append(v.Commands, "ros2 run tf2_tools view_frames")
 		return true
 	}
-	if frame != "" && !d.treeHas(frame) {
+	if frame != "" && !d.rep.TreeHas(frame) {
 		names, total := d.treeFrames(6)
 		list := strings.Join(names, ", ")
 		if total > len(names) {
@@ -416,7 +384,7 @@ func (d decider) noTransformVerdict(v *Verdict, best *PairSummary) bool {
 func (d decider) emptyFrameSentence(v *Verdict, topics []string, n int) {
 	v.Class = VerdictEmptyFrameID
 	v.Sentence = fmt.Sprintf("%s %s %s with an empty frame_id: tf2_ros::MessageFilter drops every one (\"Message Filter dropping message: frame '' at time … for reason 'the frame id of the message is empty'\"); set the frame_id in the publisher (often its frame_id parameter).",
-		joinNames(topics), hasHave(len(topics)), plural(n, "message"))
+		JoinNames(topics), hasHave(len(topics)), Plural(n, "message"))
 	for _, t := range topics {
 		if len(v.Commands) < 3 {
 			v.Commands = append(v.Commands, fmt.Sprintf("ros2 topic echo %s --field header.frame_id --once", t))
@@ -436,13 +404,13 @@ func hasHave(n int) string {
 // cannot show which of a clock never set or a stamp never filled in.
 func (d decider) zeroStampVerdict(v *Verdict, best *PairSummary, n int) {
 	z := d.rep.ZeroStamp
-	topic, unit := best.Topic, unitOf(best.Type)
+	topic, unit := best.Topic, UnitOf(best.Type)
 	all := d.topicsWithClass(ZeroStamp, best)
 	if d.rep.Pass.HasClock {
-		v.Sentence = fmt.Sprintf("%s has %s stamped 0: the %s uses sim time but published before it received /clock; tf2 pairs those %s with the latest pose.", topic, plural(n, strings.TrimSuffix(unit, "s")), publisherNoun(best.Type), unit)
+		v.Sentence = fmt.Sprintf("%s has %s stamped 0: the %s uses sim time but published before it received /clock; tf2 pairs those %s with the latest pose.", topic, Plural(n, strings.TrimSuffix(unit, "s")), PublisherNoun(best.Type), unit)
 		v.Class = string(ZeroStamp)
 		if len(all) > 1 {
-			v.Sentence = fmt.Sprintf("%s are stamped 0 (%s): their drivers use sim time but published before they received /clock; tf2 pairs those messages with the latest pose.", joinNames(all), plural(z.Count, "message"))
+			v.Sentence = fmt.Sprintf("%s are stamped 0 (%s): their drivers use sim time but published before they received /clock; tf2 pairs those messages with the latest pose.", JoinNames(all), Plural(z.Count, "message"))
 			v.Class = string(ZeroStamp)
 		}
 		if z.BeforeFirstClock == 0 {
@@ -451,16 +419,16 @@ func (d decider) zeroStampVerdict(v *Verdict, best *PairSummary, n int) {
 			v.Evidence = append(v.Evidence, fmt.Sprintf("%d of them arrived before the first /clock.", z.BeforeFirstClock))
 		}
 	} else {
-		v.Sentence = fmt.Sprintf("%s has %s stamped 0 and the bag has no /clock: the %s's clock read 0 (a node with use_sim_time:=true and no /clock publisher has ROS time 0) or it never fills in header.stamp; tf2 pairs such %s with the latest transform.", topic, plural(n, strings.TrimSuffix(unit, "s")), publisherNoun(best.Type), unit)
+		v.Sentence = fmt.Sprintf("%s has %s stamped 0 and the bag has no /clock: the %s's clock read 0 (a node with use_sim_time:=true and no /clock publisher has ROS time 0) or it never fills in header.stamp; tf2 pairs such %s with the latest transform.", topic, Plural(n, strings.TrimSuffix(unit, "s")), PublisherNoun(best.Type), unit)
 		v.Class = string(ZeroStamp)
 		if len(all) > 1 {
-			v.Sentence = fmt.Sprintf("%s have messages stamped 0 (%s) and the bag has no /clock: their publishers' clocks read 0 (use_sim_time:=true with no /clock publisher) or they never fill in header.stamp; tf2 pairs such messages with the latest transform.", joinNames(all), plural(z.Count, "message"))
+			v.Sentence = fmt.Sprintf("%s have messages stamped 0 (%s) and the bag has no /clock: their publishers' clocks read 0 (use_sim_time:=true with no /clock publisher) or they never fill in header.stamp; tf2 pairs such messages with the latest transform.", JoinNames(all), Plural(z.Count, "message"))
 			v.Class = string(ZeroStamp)
 		}
 	}
 	if z.Costed > 0 {
 		v.Evidence = append(v.Evidence, fmt.Sprintf("Cost (pose at the real time vs latest pose) over %s: median %.3f m / %.2f°, max %.3f m / %.2f°.",
-			plural(z.Costed, "message"), z.MedianDisplacementM, z.MedianRotationDeg, z.MaxDisplacementM, z.MaxRotationDeg))
+			Plural(z.Costed, "message"), z.MedianDisplacementM, z.MedianRotationDeg, z.MaxDisplacementM, z.MaxRotationDeg))
 	}
 	if !d.hasTF() {
 		v.Evidence = append(v.Evidence, "The bag has no /tf or /tf_static: what a zero stamp costs in pose cannot be measured here.")
@@ -471,16 +439,16 @@ func (d decider) zeroStampVerdict(v *Verdict, best *PairSummary, n int) {
 func (d decider) jumpEvidence(v *Verdict) {
 	r := d.rep
 	if n := r.Counts.BackwardJumps; n > 0 {
-		v.Evidence = append(v.Evidence, fmt.Sprintf("/clock jumps back %s (bag loop or simulator reset): every sim-time node logs \"Detected jump back in time. Clearing TF buffer.\" and loses its tf.", plural(n, "time")))
+		v.Evidence = append(v.Evidence, fmt.Sprintf("/clock jumps back %s (bag loop or simulator reset): every sim-time node logs \"Detected jump back in time. Clearing TF buffer.\" and loses its tf.", Plural(n, "time")))
 	}
 	if f := r.Counts.ClockJumps - r.Counts.BackwardJumps; f > 0 {
-		v.Evidence = append(v.Evidence, fmt.Sprintf("/clock jumps forward %s.", plural(f, "time")))
+		v.Evidence = append(v.Evidence, fmt.Sprintf("/clock jumps forward %s.", Plural(f, "time")))
 	}
 	if r.Counts.StampJumps > 0 {
-		v.Evidence = append(v.Evidence, stampJumpSentence(r))
+		v.Evidence = append(v.Evidence, StampJumpSentence(r))
 	}
 	if r.Counts.Stalls > 0 {
-		v.Evidence = append(v.Evidence, fmt.Sprintf("/clock stalls %s while record time runs.", plural(r.Counts.Stalls, "time")))
+		v.Evidence = append(v.Evidence, fmt.Sprintf("/clock stalls %s while record time runs.", Plural(r.Counts.Stalls, "time")))
 	}
 	if cr := r.ClockRate; cr != nil && cr.RealTimeFactor > 0 && (cr.RealTimeFactor < 0.9 || cr.RealTimeFactor > 1.1) {
 		v.Evidence = append(v.Evidence, fmt.Sprintf("/clock runs at %.2fx record time.", cr.RealTimeFactor))
@@ -501,21 +469,12 @@ func healthyStem(sentence string) string {
 // beside a clock step or a tree on another clock would contradict it.
 func demoted(sentence string) string { return healthyStem(sentence) + "." }
 
-// unitOf names messages of type typ in the verdict: "scans" for
-// LaserScan (as before), "messages" otherwise.
-func unitOf(typ string) string {
-	if isType(typ, "sensor_msgs/msg/LaserScan") {
-		return "scans"
-	}
-	return "messages"
-}
-
 // sameClockTopics names the topic the verdict is about and, when other
 // analysed topics are all on tf's clock too, them ("/scan, /imu").
 func (d decider) sameClockTopics(topic string) string {
 	names := []string{topic}
 	for _, p := range d.pairs() {
-		if p.identity() || p.Topic == topic {
+		if p.Identity() || p.Topic == topic {
 			continue
 		}
 		n, same := 0, p.Classes[string(SameClock)]
@@ -539,20 +498,11 @@ func (d decider) sameClockTopics(topic string) string {
 // message type typ.
 func (d decider) allOfType(typ string) bool {
 	for _, p := range d.pairs() {
-		if !p.identity() && p.Type != typ {
+		if !p.Identity() && p.Type != typ {
 			return false
 		}
 	}
 	return true
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // topicsWithClass lists best's topic first, then every other analysed
@@ -560,7 +510,7 @@ func contains(list []string, s string) bool {
 func (d decider) topicsWithClass(c Class, best *PairSummary) []string {
 	names := []string{best.Topic}
 	for _, p := range d.pairs() {
-		if p.identity() || contains(names, p.Topic) {
+		if p.Identity() || contains(names, p.Topic) {
 			continue
 		}
 		n := 0
@@ -574,23 +524,12 @@ func (d decider) topicsWithClass(c Class, best *PairSummary) []string {
 	return names
 }
 
-// joinNames is "a, b and c" (at most four names, then "and N others").
-func joinNames(names []string) string {
-	if len(names) > 4 {
-		return fmt.Sprintf("%s and %d other topics", strings.Join(names[:3], ", "), len(names)-3)
-	}
-	if len(names) == 1 {
-		return names[0]
-	}
-	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
-}
-
 // filterNames is "rviz-laserscan filter", or "emulated filters (a, b)"
 // when the analysed topics use several presets.
 func (d decider) filterNames(first string) string {
 	names := []string{first}
 	for _, p := range d.pairs() {
-		if !p.identity() && !contains(names, p.Consumer) {
+		if !p.Identity() && !contains(names, p.Consumer) {
 			names = append(names, p.Consumer)
 		}
 	}
@@ -612,22 +551,11 @@ func (d decider) topicEvidence(v *Verdict) {
 		reset += p.ResetDrops
 	}
 	if n > 0 {
-		v.Evidence = append(v.Evidence, fmt.Sprintf("%s stamped before the first transform on %s path %s dropped at start-up (the sensors started before the tf tree): harmless, not counted as drops.", plural(n, "message"), map[bool]string{true: "its", false: "their"}[n == 1], wasWere(n)))
+		v.Evidence = append(v.Evidence, fmt.Sprintf("%s stamped before the first transform on %s path %s dropped at start-up (the sensors started before the tf tree): harmless, not counted as drops.", Plural(n, "message"), map[bool]string{true: "its", false: "their"}[n == 1], wasWere(n)))
 	}
 	if reset > 0 {
-		v.Evidence = append(v.Evidence, fmt.Sprintf("%s %s dropped within the first %g s of sim time after a /clock jump back, while tf2's cleared buffer refilled (a start-up again, as after a simulator reset or a bag loop): harmless, not counted as drops.", plural(reset, "message"), wasWere(reset), d.rep.Settings.CacheTimeS))
+		v.Evidence = append(v.Evidence, fmt.Sprintf("%s %s dropped within the first %g s of sim time after a /clock jump back, while tf2's cleared buffer refilled (a start-up again, as after a simulator reset or a bag loop): harmless, not counted as drops.", Plural(reset, "message"), wasWere(reset), d.rep.Settings.CacheTimeS))
 	}
-}
-
-func countsText(m map[string]int) string {
-	keys := []string{"passed", "passed_after_wait", "dropped_queue_full", "dropped_out_the_back", "dropped_empty_frame", "dropped_unknown", "pending_at_end", "rejected_negative_stamp"}
-	var parts []string
-	for _, k := range keys {
-		if m[k] > 0 {
-			parts = append(parts, fmt.Sprintf("%d %s", m[k], k))
-		}
-	}
-	return strings.Join(parts, ", ")
 }
 
 // otherClockEvidence points at publishers whose stamps live on another
@@ -637,14 +565,14 @@ func countsText(m map[string]int) string {
 // others. Each kind is one line, with a count and three examples.
 func (d decider) otherClockEvidence(v *Verdict) {
 	r := d.rep
-	var dyn reservoir
+	var dyn Sample
 	for _, l := range r.TFTree {
 		if !l.Static {
-			dyn.add(float64(l.NewestNS))
+			dyn.Add(float64(l.NewestNS))
 		}
 	}
-	if dyn.n > 0 {
-		ref := dyn.median()
+	if dyn.Len() > 0 {
+		ref := dyn.Median()
 		var names []string
 		var stamp float64
 		for _, l := range r.TFTree {
@@ -657,10 +585,10 @@ func (d decider) otherClockEvidence(v *Verdict) {
 		case 0:
 		case 1:
 			v.Evidence = append(v.Evidence, fmt.Sprintf("Static link %s is stamped %s while dynamic tf is near %s: its publisher runs on another clock (use_sim_time not set); tf2 ignores static stamps, so it does no harm here.",
-				names[0], fmtS(stamp/1e9), fmtS(ref/1e9)))
+				names[0], FmtS(stamp/1e9), FmtS(ref/1e9)))
 		default:
 			v.Evidence = append(v.Evidence, fmt.Sprintf("%d static links are stamped on another clock than dynamic tf (near %s), e.g. %s: their publishers run without use_sim_time; tf2 ignores static stamps, so it does no harm here.",
-				len(names), fmtS(ref/1e9), examples(names)))
+				len(names), FmtS(ref/1e9), examples(names)))
 		}
 	}
 	if d.rep.Pass.HasClock {
@@ -670,14 +598,14 @@ func (d decider) otherClockEvidence(v *Verdict) {
 	var median float64
 	for _, s := range r.Skew {
 		if s.Kind == SkewDifferentClock {
-			mixed = append(mixed, skewName(s))
+			mixed = append(mixed, SkewName(s))
 			median = s.MedianS
 		}
 	}
 	switch len(mixed) {
 	case 0:
 	case 1:
-		v.Evidence = append(v.Evidence, fmt.Sprintf("%s: header stamps are %s behind record time, on another clock than the other topics and links, and the bag has no /clock: its publisher runs on another clock (use_sim_time set without /clock, or a machine whose clock was never set).", mixed[0], fmtS(median)))
+		v.Evidence = append(v.Evidence, fmt.Sprintf("%s: header stamps are %s behind record time, on another clock than the other topics and links, and the bag has no /clock: its publisher runs on another clock (use_sim_time set without /clock, or a machine whose clock was never set).", mixed[0], FmtS(median)))
 	default:
 		v.Evidence = append(v.Evidence, fmt.Sprintf("%d topics and links are stamped on another clock than the rest of the bag (no /clock), e.g. %s: their publishers run on another clock.", len(mixed), examples(mixed)))
 	}
@@ -699,13 +627,6 @@ func joinList(names []string) string {
 	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
 }
 
-func skewName(s Skew) string {
-	if s.Link != "" {
-		return s.Link + " on " + s.Topic
-	}
-	return s.Topic
-}
-
 // recorderClockEvidence says once how the stamps relate to record time:
 // sim-time stamps recorded on wall time (normal for simulation, noted once
 // instead of per topic), sim-time stamps without /clock (what that means
@@ -714,22 +635,22 @@ func skewName(s Skew) string {
 func (d decider) recorderClockEvidence(v *Verdict) {
 	r := d.rep
 	var sim, recSim, offset []string
-	var lags []lagSample
-	var simAge reservoir
-	allOffset, offsets := true, reservoir{}
+	var lags []LagSample
+	var simAge Sample
+	allOffset, offsets := true, Sample{}
 	for _, s := range r.Skew {
 		switch s.Kind {
 		case SkewSimTime:
-			sim = append(sim, skewName(s))
-			simAge.add(s.MedianS)
+			sim = append(sim, SkewName(s))
+			simAge.Add(s.MedianS)
 		case SkewRecorderSimTime:
-			recSim = append(recSim, skewName(s))
+			recSim = append(recSim, SkewName(s))
 		case SkewConstantOffset:
-			offset = append(offset, fmt.Sprintf("%s (%s)", skewName(s), fmtDur(s.MedianS)))
-			offsets.add(s.MedianS)
-			lags = append(lags, lagSample{age: s.MedianS, pub: s.PublishMedianS, hasPub: s.PublishMedianS != 0})
+			offset = append(offset, fmt.Sprintf("%s (%s)", SkewName(s), FmtDur(s.MedianS)))
+			offsets.Add(s.MedianS)
+			lags = append(lags, LagSample{Age: s.MedianS, Pub: s.PublishMedianS, HasPub: s.PublishMedianS != 0})
 		}
-		if s.Kind != SkewConstantOffset && s.Count >= minSkewSamples {
+		if s.Kind != SkewConstantOffset && s.Count >= MinSkewSamples {
 			allOffset = false
 		}
 	}
@@ -739,9 +660,9 @@ func (d decider) recorderClockEvidence(v *Verdict) {
 			what = fmt.Sprintf("%d of %d stamped topics and tf links (%s)", len(sim), n, examples(sim))
 		}
 		if d.rep.Pass.HasClock {
-			v.Evidence = append(v.Evidence, fmt.Sprintf("Stamps of %s are on sim time (/clock) and the recorder ran on wall time, normal for simulation: record time − stamp (%s) is not an age; the skew table marks them sim_time.", what, fmtS(simAge.median())))
+			v.Evidence = append(v.Evidence, fmt.Sprintf("Stamps of %s are on sim time (/clock) and the recorder ran on wall time, normal for simulation: record time − stamp (%s) is not an age; the skew table marks them sim_time.", what, FmtS(simAge.Median())))
 		} else {
-			v.Evidence = append(v.Evidence, fmt.Sprintf("Stamps of %s are %s behind record time and the bag has no /clock: it was recorded without /clock (sim time, or a publishing machine whose clock was never set). A replay cannot restore that clock: `ros2 bag play --clock` publishes record time (wall time here), so nodes on sim time see every stamp that far in the past; record /clock with the bag.", what, fmtS(simAge.median())))
+			v.Evidence = append(v.Evidence, fmt.Sprintf("Stamps of %s are %s behind record time and the bag has no /clock: it was recorded without /clock (sim time, or a publishing machine whose clock was never set). A replay cannot restore that clock: `ros2 bag play --clock` publishes record time (wall time here), so nodes on sim time see every stamp that far in the past; record /clock with the bag.", what, FmtS(simAge.Median())))
 		}
 	}
 	if len(recSim) > 0 {
@@ -750,9 +671,9 @@ func (d decider) recorderClockEvidence(v *Verdict) {
 	if len(offset) == 0 {
 		return
 	}
-	med := offsets.median()
-	if allOffset && isYearLag(med) {
-		v.Evidence = append(v.Evidence, lagSentence(d.rep.Pass.StartNS, "Every stamp", med, lagCauseOf(d.sawReplayer(), lags)))
+	med := offsets.Median()
+	if allOffset && IsYearLag(med) {
+		v.Evidence = append(v.Evidence, LagSentence(d.rep.Pass.StartNS, "Every stamp", med, LagCauseOf(d.sawReplayer(), lags)))
 		return
 	}
 	line := fmt.Sprintf("Record time − stamp is a constant offset on %s (%s): the recorder's clock and the publishers' differ (check chrony).", fmt.Sprintf("%d topics or links", len(offset)), examples(offset))
@@ -760,7 +681,7 @@ func (d decider) recorderClockEvidence(v *Verdict) {
 		line = fmt.Sprintf("Record time − stamp is a constant offset on %s: the recorder's clock and the publisher's differ (check chrony).", offset[0])
 	}
 	if allOffset && med >= 86400 {
-		line = strings.TrimSuffix(line, " (check chrony).") + fmt.Sprintf(": an offset of %s on every topic is two machines out of sync (chrony/NTP), or a bag re-recorded while `ros2 bag play` ran without --clock (the offset is then the age of the replayed recording).", fmtDur(med))
+		line = strings.TrimSuffix(line, " (check chrony).") + fmt.Sprintf(": an offset of %s on every topic is two machines out of sync (chrony/NTP), or a bag re-recorded while `ros2 bag play` ran without --clock (the offset is then the age of the replayed recording).", FmtDur(med))
 	}
 	v.Evidence = append(v.Evidence, line)
 }
@@ -780,7 +701,7 @@ func (d decider) stampedSeries() int {
 // rosbag2_player: the recording was made while a bag was replayed.
 func (d decider) sawReplayer() bool {
 	for _, n := range d.rep.Nodes {
-		if isReplayer(n.Node) {
+		if IsReplayer(n.Node) {
 			return true
 		}
 	}
@@ -806,6 +727,16 @@ func (d decider) emptyTopicsLead(v *Verdict, healthy bool) {
 	}
 	v.Class = VerdictEmptyTopic
 	v.Sentence = fmt.Sprintf("%s %s recorded without a single message (often a QoS mismatch while recording), so %s cannot be checked. %s",
-		joinNames(empty), wasWere(len(empty)), map[bool]string{true: "its clock", false: "their clocks"}[len(empty) == 1],
+		JoinNames(empty), wasWere(len(empty)), map[bool]string{true: "its clock", false: "their clocks"}[len(empty) == 1],
 		demoted(v.Sentence))
+}
+
+// deviceClock is topic's entry in DeviceClocks, nil without one.
+func (d decider) deviceClock(topic string) *DeviceClock {
+	for i := range d.rep.DeviceClocks {
+		if d.rep.DeviceClocks[i].Topic == topic {
+			return &d.rep.DeviceClocks[i]
+		}
+	}
+	return nil
 }

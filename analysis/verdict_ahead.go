@@ -34,10 +34,10 @@ func aheadGroupSentence(ags []*TopicAge) string {
 	}
 	var names []string
 	for _, ag := range ags {
-		names = append(names, ag.name())
+		names = append(names, ag.Name())
 	}
 	return fmt.Sprintf("%s are stamped %s ahead of the recorder's clock (median record time − stamp of each): no message is stamped after it was received on one clock, so the clock of the machine stamping them runs ahead of the recorder's; synchronise the clocks (chrony/NTP). Until then, consumers wait that long for transforms at each stamp, and drop the messages when their queue fills first.",
-		joinNames(names), aheadBy(ags))
+		JoinNames(names), aheadBy(ags))
 }
 
 // aheadBy is how far ags are ahead: one offset, or the range of their
@@ -45,12 +45,12 @@ func aheadGroupSentence(ags []*TopicAge) string {
 func aheadBy(ags []*TopicAge) string {
 	lo, hi := math.Inf(1), math.Inf(-1)
 	for _, ag := range ags {
-		lo, hi = math.Min(lo, aheadOf(ag)), math.Max(hi, aheadOf(ag))
+		lo, hi = math.Min(lo, AheadOf(ag)), math.Max(hi, AheadOf(ag))
 	}
 	if hi-lo >= 0.005 {
-		return fmtS(lo) + " to " + fmtS(hi)
+		return FmtS(lo) + " to " + FmtS(hi)
 	}
-	return fmtS(lo)
+	return FmtS(lo)
 }
 
 // aheadDropsVerdict words the headline for the drops of the topics stamped
@@ -61,7 +61,7 @@ func aheadBy(ags []*TopicAge) string {
 func (d decider) aheadDropsVerdict(v *Verdict, best *PairSummary, unit string, medianDiffS float64) bool {
 	ags := d.aheadAges()
 	i := slices.IndexFunc(ags, func(ag *TopicAge) bool { return ag.Link == "" && ag.Topic == best.Topic })
-	if i < 0 || medianDiffS < aheadOf(ags[i])/2 {
+	if i < 0 || medianDiffS < AheadOf(ags[i])/2 {
 		return false
 	}
 	ahead := map[string]bool{}
@@ -70,14 +70,14 @@ func (d decider) aheadDropsVerdict(v *Verdict, best *PairSummary, unit string, m
 		if ag.Link == "" {
 			ahead[ag.Topic] = true
 		}
-		names = append(names, ag.name())
+		names = append(names, ag.Name())
 	}
 	drops, topics := 0, map[string]bool{}
 	for _, p := range d.pairs() {
 		if !ahead[p.Topic] {
 			continue
 		}
-		drops += p.drops()
+		drops += p.Drops()
 		if p.Type != best.Type {
 			topics[p.Topic] = true // several types: "messages"
 		}
@@ -86,12 +86,12 @@ func (d decider) aheadDropsVerdict(v *Verdict, best *PairSummary, unit string, m
 	if len(topics) > 0 {
 		noun = "message"
 	}
-	subject := fmt.Sprintf("%s is stamped %s", best.Topic, fmtS(aheadOf(ags[i])))
+	subject := fmt.Sprintf("%s is stamped %s", best.Topic, FmtS(AheadOf(ags[i])))
 	if len(names) > 1 {
-		subject = fmt.Sprintf("%s are stamped %s", joinNames(names), aheadBy(ags))
+		subject = fmt.Sprintf("%s are stamped %s", JoinNames(names), aheadBy(ags))
 	}
 	v.Sentence = fmt.Sprintf("%s %s dropped because %s ahead of the recorder's clock, which tf agrees with: the clock of the machine stamping them runs ahead; synchronise the clocks (chrony/NTP).",
-		plural(drops, noun), wasWere(drops), subject)
+		Plural(drops, noun), wasWere(drops), subject)
 	v.Class = string(ClockSkew)
 	v.Commands = append(v.Commands, "chronyc tracking", "chronyc sources -v")
 	return true

@@ -49,7 +49,7 @@ func TestAheadOfRecorder(t *testing.T) {
 			spec.Laser.OffsetNS = tc.offsetNS
 			spec.Sensors = tc.sensors
 			rep := analyzeBag(t, specBag(t, spec, storage), Config{}, nil)
-			name := storage + "/" + fmtS(float64(tc.offsetNS)/1e9)
+			name := storage + "/" + FmtS(float64(tc.offsetNS)/1e9)
 			if tc.sensors {
 				name += "/sensors"
 			}
@@ -83,7 +83,7 @@ func TestAheadOfRecorder(t *testing.T) {
 // TestIsAhead: the bounds of an ahead age (50 ms, p95 below 0, five
 // samples, record time as reference).
 func TestIsAhead(t *testing.T) {
-	base := TopicAge{Reference: "record_time", Count: minSkewSamples, MedianS: -0.05, P95S: -0.01}
+	base := TopicAge{Reference: "record_time", Count: MinSkewSamples, MedianS: -0.05, P95S: -0.01}
 	for _, tc := range []struct {
 		name string
 		edit func(ag *TopicAge)
@@ -93,7 +93,7 @@ func TestIsAhead(t *testing.T) {
 		{"2 s ahead (a jittery one: no constant offset took it)", func(ag *TopicAge) { ag.MedianS = -2 }, true},
 		{"49.9 ms ahead", func(ag *TopicAge) { ag.MedianS = -0.0499 }, false},
 		{"p95 at 0", func(ag *TopicAge) { ag.P95S = 0 }, false},
-		{"four samples", func(ag *TopicAge) { ag.Count = minSkewSamples - 1 }, false},
+		{"four samples", func(ag *TopicAge) { ag.Count = MinSkewSamples - 1 }, false},
 		{"against /clock", func(ag *TopicAge) { ag.Reference = "clock" }, false},
 		{"50 ms behind", func(ag *TopicAge) { ag.MedianS, ag.P95S = 0.05, 0.06 }, false},
 	} {

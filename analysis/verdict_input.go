@@ -1,7 +1,5 @@
 package analysis
 
-import "strings"
-
 // decider reads a finished report for the verdict rules and the row
 // findings: the report is all they see of the pass.
 type decider struct{ rep *Report }
@@ -39,28 +37,3 @@ func (d decider) topicOfRole(role string) *TopicSummary {
 
 // cacheNS is the tf cache the replay ran with.
 func (d decider) cacheNS() float64 { return d.rep.Settings.CacheTimeS * 1e9 }
-
-// identity: the topic's frame is the target frame (odometry in odom):
-// there is no transform to check.
-func (p *PairSummary) identity() bool { return p.FrameID == strings.TrimPrefix(p.TargetFrame, "/") }
-
-// rows counts the pair's rows, every class.
-func (p *PairSummary) rows() int {
-	n := 0
-	for _, c := range p.Classes {
-		n += c
-	}
-	return n
-}
-
-// drops counts the pair's dropped messages, start-up drops left out (they
-// are 0 when no path to the target appeared).
-func (p *PairSummary) drops() int {
-	n := 0
-	for k, c := range p.Filter {
-		if strings.HasPrefix(k, "dropped_") {
-			n += c
-		}
-	}
-	return n - p.StartupDrops
-}

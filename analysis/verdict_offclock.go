@@ -2,7 +2,6 @@ package analysis
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 )
 
@@ -14,90 +13,26 @@ import (
 // header stamps follow record time (system time) while /clock runs sim
 // time. This file finds such topics and words the verdict for them.
 
-// VerdictSensorOnSystemClock: an analysed topic is stamped with system
-// time while the bag's /clock runs sim time, on a path where tf cannot
-// show it (static links only, or no transform).
-const VerdictSensorOnSystemClock = "sensor_on_system_clock"
-
-// simClock reports whether the bag's /clock runs sim time from its first
-// value to its last (not system time, as a re-recorded bag's /clock does).
-func (d decider) simClock() bool {
-	c := d.rep.Pass
-	return c.HasClock && c.ClockSeen && family(c.ClockFirstNS) == 0 && family(c.ClockLastNS) == 0
-}
-
-// stampFamily is skewFamily against this bag's recorder.
-func (d decider) stampFamily(s Skew) int { return skewFamily(s, family(d.rep.Pass.StartNS)) }
-
-// offClockTopics returns the analysed topics whose header stamps are on
-// system time while /clock runs sim time, each with its median record
-// time − stamp in seconds (from the skew table). Nil without /clock, or
-// when /clock itself carries system time (a re-recorded bag, whose /clock
-// is the first recording's record time).
-func (d decider) offClockTopics() map[string]float64 {
-	if !d.simClock() {
-		return nil
-	}
-	var out map[string]float64
-	for _, s := range d.rep.Skew {
-		if s.Link != "" || s.Count == 0 {
-			continue
-		}
-		if d.stampFamily(s) == 1 {
-			if out == nil {
-				out = map[string]float64{}
-			}
-			out[s.Topic] = s.MedianS
-		}
-	}
-	return out
-}
-
-// offClockPair returns the pair to lead the verdict with when a topic is
-// off /clock and tf cannot show it: at least a tenth of its rows (the
-// verdict's own share) static_only or no_transform, most rows of that
-// class first. Nil when there is none.
-func (d decider) offClockPair() (*PairSummary, Class) {
-	off := d.offClockTopics()
-	if len(off) == 0 {
-		return nil, ""
-	}
-	var best *PairSummary
-	var bestClass Class
-	bestN := 0
-	for _, c := range []Class{StaticOnly, NoTransform} {
-		for _, p := range d.pairs() {
-			if _, ok := off[p.Topic]; !ok || p.identity() {
-				continue
-			}
-			if n := p.Classes[string(c)]; n > bestN && 10*n >= p.rows() {
-				best, bestClass, bestN = p, c, n
-			}
-		}
-	}
-	return best, bestClass
-}
-
 // offClockVerdict words the headline for p, whose topic is off /clock on
 // a path of class c (static_only or no_transform).
 func (d decider) offClockVerdict(v *Verdict, p *PairSummary, c Class) {
-	off := d.offClockTopics()
+	off := d.rep.OffClockTopics()
 	lag := off[p.Topic]
 	v.Class = VerdictSensorOnSystemClock
 	v.Sentence = fmt.Sprintf("%s is stamped with system time while /clock runs sim time: the %s ignores use_sim_time; set use_sim_time:=true on the node publishing %s.",
-		p.Topic, publisherNoun(p.Type), p.Topic)
+		p.Topic, PublisherNoun(p.Type), p.Topic)
 	var names []string
 	for _, q := range d.pairs() {
-		if _, ok := off[q.Topic]; ok && !slices.Contains(names, q.Topic) {
+		if _, ok := off[q.Topic]; ok && !contains(names, q.Topic) {
 			names = append(names, q.Topic)
 		}
 	}
 	if len(names) > 1 {
-		v.Sentence = fmt.Sprintf("%s are stamped with system time while /clock runs sim time: their drivers ignore use_sim_time; set use_sim_time:=true on the nodes publishing them.", joinNames(names))
+		v.Sentence = fmt.Sprintf("%s are stamped with system time while /clock runs sim time: their drivers ignore use_sim_time; set use_sim_time:=true on the nodes publishing them.", JoinNames(names))
 	}
 	c0, c1 := d.rep.Pass.ClockFirstNS, d.rep.Pass.ClockLastNS
 	v.Evidence = append(v.Evidence, fmt.Sprintf("%s: header stamps follow the recorder's system clock (record time − stamp %s, median) while /clock runs %s .. %s.",
-		p.Topic, fmtS(lag), fmtS(float64(c0)/1e9), fmtS(float64(c1)/1e9)))
+		p.Topic, FmtS(lag), FmtS(float64(c0)/1e9), FmtS(float64(c1)/1e9)))
 	switch c {
 	case StaticOnly:
 		v.Evidence = append(v.Evidence, fmt.Sprintf("Only static transforms link '%s' to '%s', and tf2 matches those at any time: the %s filter passes these messages here, but a consumer whose frame lies across a dynamic link (odom, map) waits for a transform at the message's stamp, ~1.79e9 s past sim time, that never comes, and drops it when the queue is full.",
@@ -111,7 +46,7 @@ func (d decider) offClockVerdict(v *Verdict, p *PairSummary, c Class) {
 // offClockFinding reports whether the verdict's off-clock case applies,
 // for the findings (--fail-on clock-mismatch).
 func (d decider) offClockFinding() bool {
-	p, _ := d.offClockPair()
+	p, _ := d.rep.OffClockPair()
 	return p != nil
 }
 
@@ -121,7 +56,7 @@ func (d decider) offClockFinding() bool {
 // mismatch, yet a node started with use_sim_time:=true would follow that
 // /clock and find every stamp ~1.79e9 s ahead.
 func (d decider) clockUnusedEvidence(v *Verdict) {
-	if !d.simClock() || v.Class == VerdictSensorOnSystemClock {
+	if !d.rep.SimClock() || v.Class == VerdictSensorOnSystemClock {
 		return
 	}
 	system := false
@@ -129,7 +64,7 @@ func (d decider) clockUnusedEvidence(v *Verdict) {
 		if s.Count == 0 {
 			continue
 		}
-		if d.stampFamily(s) == 0 {
+		if d.rep.StampFamily(s) == 0 {
 			return
 		}
 		system = true
@@ -139,7 +74,7 @@ func (d decider) clockUnusedEvidence(v *Verdict) {
 	}
 	c0, c1 := d.rep.Pass.ClockFirstNS, d.rep.Pass.ClockLastNS
 	v.Evidence = append(v.Evidence, fmt.Sprintf("/clock runs sim time (%s .. %s) but every analysed topic and tf link is stamped with system time: no node in the bag follows /clock. If the robot was meant to run on sim time, no node has use_sim_time:=true; if not, something on this ROS domain publishes /clock (a simulator, or ros2 bag play --clock), and a node started with use_sim_time:=true would follow it and find every stamp ~1.79e9 s ahead.",
-		fmtS(float64(c0)/1e9), fmtS(float64(c1)/1e9)))
+		FmtS(float64(c0)/1e9), FmtS(float64(c1)/1e9)))
 }
 
 // offClockEvidence names, under a headline about another fault, the
@@ -149,13 +84,13 @@ func (d decider) offClockEvidence(v *Verdict) {
 	if v.Class == VerdictSensorOnSystemClock {
 		return
 	}
-	off := d.offClockTopics()
+	off := d.rep.OffClockTopics()
 	var names []string
 	for _, p := range d.pairs() {
-		if _, ok := off[p.Topic]; !ok || p.identity() || slices.Contains(names, p.Topic) || strings.Contains(v.Sentence, p.Topic) {
+		if _, ok := off[p.Topic]; !ok || p.Identity() || contains(names, p.Topic) || strings.Contains(v.Sentence, p.Topic) {
 			continue
 		}
-		if judged := p.Classes[string(StaticOnly)] + p.Classes[string(NoTransform)]; 10*judged >= p.rows() && judged > 0 {
+		if judged := p.Classes[string(StaticOnly)] + p.Classes[string(NoTransform)]; 10*judged >= p.Rows() && judged > 0 {
 			names = append(names, p.Topic)
 		}
 	}

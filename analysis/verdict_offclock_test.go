@@ -108,7 +108,7 @@ func TestOffClockTopics(t *testing.T) {
 	} {
 		a := &analyzer{hasClock: tc.hasClock, clock: &clockState{seen: tc.seen, firstNS: tc.clockLo, lastNS: tc.clockHi}, startNS: tc.recorder}
 		a.rep.Skew = rows
-		got := deciderOf(a).offClockTopics()
+		got := deciderOf(a).rep.OffClockTopics()
 		if len(got) != len(tc.want) {
 			t.Errorf("%s: %v, want %v", tc.name, got, tc.want)
 			continue
@@ -169,7 +169,7 @@ func TestOffClockPairShare(t *testing.T) {
 		a := &analyzer{hasClock: true, clock: &clockState{seen: true, firstNS: 120e9, lastNS: 150e9}, startNS: 1_790_000_000e9}
 		a.rep.Skew = []Skew{{Topic: "/scan", Count: 5, MedianS: 0.002}, {Topic: "/imu", Count: 5, MedianS: 0.002}}
 		a.pairs = tc.pairs
-		p, _ := deciderOf(a).offClockPair()
+		p, _ := deciderOf(a).rep.OffClockPair()
 		got := ""
 		if p != nil {
 			got = p.Topic

@@ -1,10 +1,8 @@
 package analysis
 
-import "github.com/bagclock/bagclock/analysis/finding"
-
-// VerdictSync: a synchronizer over the bag's topics never fires, and
-// nothing else is wrong.
-const VerdictSync = "sync"
+import (
+	"github.com/bagclock/bagclock/analysis/finding"
+)
 
 // syncLead words the sync findings into the verdict: a synchronizer that
 // never fires leads a healthy headline ("no clock problem" would hide a

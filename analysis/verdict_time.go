@@ -155,3 +155,26 @@ func blamedOnClock(rows string) string {
 	}
 	return rows
 }
+
+// lookAlikeTimers are the topics whose timer the bag cannot tell
+// (lookAlikeSentence).
+func lookAlikeTimers(r *Report) []string {
+	var out []string
+	for _, t := range r.TimerClocks {
+		if t.Clock == TimerUndetermined && t.Sentence != "" {
+			out = append(out, t.Topic)
+		}
+	}
+	return out
+}
+
+// jumpClause words the bag's time jumps for a headline that is otherwise
+// healthy: one stamp jump by name ("the stamps of /scan jump back by
+// 800.7 ms at +10.0 s"), else their count.
+func jumpClause(r *Report) string {
+	n := r.Counts.ClockJumps + r.Counts.StampJumps
+	if r.Counts.ClockJumps == 0 && n == 1 && len(r.StampJumps) == 1 {
+		return "the stamps of " + strings.Replace(JumpWords(r.StampJumps[0], r.Pass.StartNS), " ", " jump ", 1)
+	}
+	return "the bag's time jumps " + Plural(n, "time")
+}

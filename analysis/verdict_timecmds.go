@@ -1,6 +1,8 @@
 package analysis
 
-import "strings"
+import (
+	"strings"
+)
 
 // timeLeadCommands are the commands that confirm the time finding that
 // leads the verdict, in timeSentences' order (a clock step, a topic stuck

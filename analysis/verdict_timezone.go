@@ -36,7 +36,7 @@ func zoneHours(s float64) string {
 // a time-zone step apart.
 func zoneSkewSentence(topic, link string, medianDiffS float64) string {
 	return fmt.Sprintf("%s and tf (%s) are %s apart on the same clock, %s to within a second: a time-zone step, not drift; the machine or driver that stamps %s counts local time as UTC (check `timedatectl` there and the driver's time source).",
-		topic, link, fmtS(medianDiffS), zoneHours(medianDiffS), topic)
+		topic, link, FmtS(medianDiffS), zoneHours(medianDiffS), topic)
 }
 
 // timeZoneEvidence adds zoneLine for a topic or link whose stamps sit at
@@ -48,7 +48,7 @@ func (d decider) timeZoneEvidence(v *Verdict) {
 	}
 	for _, s := range d.rep.Skew {
 		if s.Kind == SkewConstantOffset && zoneOffset(s.MedianS) {
-			v.Evidence = append(v.Evidence, zoneLine(fmt.Sprintf("%s: record time − stamp is %s", skewName(s), fmtDur(s.MedianS)), s.MedianS))
+			v.Evidence = append(v.Evidence, zoneLine(fmt.Sprintf("%s: record time − stamp is %s", SkewName(s), FmtDur(s.MedianS)), s.MedianS))
 			v.Commands = append(v.Commands, "timedatectl")
 			return
 		}

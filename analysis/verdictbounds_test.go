@@ -148,7 +148,7 @@ func TestStaticOtherClockBoundary(t *testing.T) {
 		{"1 s over", []TFLink{{Parent: "map", Child: "odom", NewestNS: dyn}, {Parent: "odom", Child: "laser", Topic: "/tf_static", Static: true, NewestNS: dyn - EpochThresholdNS - 1e9}}, one},
 		{"1 s under", []TFLink{{Parent: "map", Child: "odom", NewestNS: dyn}, {Parent: "odom", Child: "laser", Topic: "/tf_static", Static: true, NewestNS: dyn - EpochThresholdNS + 1e9}}, ""},
 		{"two links: dynamic tf's time in seconds", []TFLink{{Parent: "map", Child: "odom", NewestNS: dyn}, {Parent: "odom", Child: "laser", Topic: "/tf_static", Static: true}, {Parent: "odom", Child: "imu", Topic: "/tf_static", Static: true}},
-			"2 static links are stamped on another clock than dynamic tf (near " + fmtS(float64(dyn)/1e9) + "), e.g. odom->laser on /tf_static and odom->imu on /tf_static"},
+			"2 static links are stamped on another clock than dynamic tf (near " + FmtS(float64(dyn)/1e9) + "), e.g. odom->laser on /tf_static and odom->imu on /tf_static"},
 	} {
 		a := &analyzer{hasClock: true}
 		a.rep.TFTree = tc.links
@@ -187,9 +187,9 @@ func TestAllOffsetSampleBoundary(t *testing.T) {
 		count int
 		every bool
 	}{
-		{minSkewSamples - 1, true},
-		{minSkewSamples, false},
-		{minSkewSamples + 1, false},
+		{MinSkewSamples - 1, true},
+		{MinSkewSamples, false},
+		{MinSkewSamples + 1, false},
 	} {
 		a := &analyzer{hasClock: true}
 		a.rep.Skew = []Skew{

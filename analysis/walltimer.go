@@ -308,18 +308,6 @@ func lookAlikeSentence(tc *TimerClock, rtf float64, follows bool) string {
 		tc.Topic, rtf, tc.WallRateHz, tc.SimRateHz, 100*math.Max(tc.WallSpread, 0), 100*math.Max(tc.SimSpread, 0), phase)
 }
 
-// lookAlikeTimers are the topics whose timer the bag cannot tell
-// (lookAlikeSentence).
-func lookAlikeTimers(r *Report) []string {
-	var out []string
-	for _, t := range r.TimerClocks {
-		if t.Clock == TimerUndetermined && t.Sentence != "" {
-			out = append(out, t.Topic)
-		}
-	}
-	return out
-}
-
 // wallTimerSentence is the flag of a topic on a wall timer under sim time.
 func wallTimerSentence(topic string, rtf, lo, hi float64) string {
 	const fix = "use rclcpp::create_timer with the node's clock, or rclcpp::Rate with the node's clock"

@@ -1,0 +1,23 @@
+package analysis
+
+// damageWording puts the report's damage in front of v: the notes of a
+// complete bag as evidence; a damaged bag's headline before the sentence,
+// an unreadable one's instead of it.
+func damageWording(v *Verdict, rep *Report) {
+	d := rep.Damage
+	if d == nil {
+		return
+	}
+	if d.Status == DamageOK {
+		v.Evidence = append(v.Evidence, d.Notes...)
+		return
+	}
+	lead := DamageLead(d)
+	switch d.Status {
+	case DamageUnreadable:
+		v.Sentence = lead + ": there is nothing to analyse."
+	default:
+		v.Sentence = lead + ". What follows rests on what is present: " + v.Sentence
+	}
+	v.Evidence = append(append([]string{}, d.Notes[1:]...), v.Evidence...)
+}

@@ -1,0 +1,84 @@
+package analysis
+
+import (
+	"fmt"
+	"strings"
+)
+
+// nameNodes puts the node table into the verdict: when the verdict asks
+// for use_sim_time on some node, it names the node(s) the bag shows with
+// use_sim_time=false and turns the placeholder commands into real ones, or
+// says plainly that the bag cannot tell.
+func nameNodes(v *Verdict, rep *Report) {
+	hasParamEvents := rep.Pass.ParamEvents
+	var off, on []NodeClock
+	for _, n := range rep.Nodes {
+		switch n.UseSimTime {
+		case "false":
+			off = append(off, n)
+		case "true":
+			on = append(on, n)
+		}
+	}
+	asks := strings.Contains(v.Sentence, "use_sim_time:=true")
+	line := ""
+	if len(off) > 0 && len(on) > 0 {
+		var parts []string
+		for i, n := range off {
+			if i == 3 {
+				parts = append(parts, fmt.Sprintf("%d more", len(off)-3))
+				break
+			}
+			parts = append(parts, fmt.Sprintf("%s has use_sim_time=false (parameter event at +%.1f s)", n.Node, n.UseSimTimeAtS))
+		}
+		others := on[0].Node
+		if len(on) > 1 {
+			others += fmt.Sprintf(" and the other %d nodes that announce it", len(on)-1)
+		}
+		line = fmt.Sprintf("%s while %s have true.", strings.Join(parts, "; "), others)
+	}
+	switch {
+	case asks && len(off) > 0:
+		if line == "" {
+			line = fmt.Sprintf("%s has use_sim_time=false (parameter event at +%.1f s).", off[0].Node, off[0].UseSimTimeAtS)
+		}
+		v.Sentence += " The bag names it: " + line
+		var cmds []string
+		for i, n := range off {
+			if i == 3 {
+				break
+			}
+			cmds = append(cmds, "ros2 param get "+n.Node+" use_sim_time")
+		}
+		v.Commands = replacePlaceholders(v.Commands, cmds)
+	case asks:
+		why := "it has no /parameter_events"
+		if hasParamEvents {
+			why = "no node in its /parameter_events announces use_sim_time=false (a node announces its parameters when it starts, so nodes started before the recording are not in it)"
+		}
+		v.Evidence = append(v.Evidence, "The bag cannot tell which node this is: "+why+".")
+	case line != "":
+		v.Evidence = append(v.Evidence, "Nodes and their clocks: "+line+" Their topics are not the ones analysed here, or their stamps agree anyway.")
+	}
+}
+
+// replacePlaceholders swaps "ros2 param get /<...> use_sim_time" commands
+// for the real ones (once), keeping the others.
+func replacePlaceholders(cmds, real []string) []string {
+	out := make([]string, 0, len(cmds)+len(real))
+	done := false
+	for _, c := range cmds {
+		if strings.HasPrefix(c, "ros2 param get ") && strings.Contains(c, "/<") {
+			if !done {
+				out = append(out, real...)
+				done = true
+			}
+			continue
+		}
+		out = append(out, c)
+	}
+	if !done {
+		out = append(real, out...)
+	}
+	return out
+}
