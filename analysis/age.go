@@ -239,18 +239,9 @@ func (c *ageCheck) onLink(a *analyzer, m *bagread.Message, l *linkStats, st *tf.
 // (and slam_toolbox by its transform_timeout) on purpose.
 // Only links stamped on system time throughout are judged.
 func (c *ageCheck) linkAges(a *analyzer) []TopicAge {
-	if len(c.links) == 0 {
-		return nil // no dynamic link on system time (nor a replay, in unit tests)
-	}
 	var out []TopicAge
-	for _, l := range a.tf.sortedLinks() {
-		if l.static || l.id >= len(c.links) || !c.links[l.id].seen || l.oldest < EpochThresholdNS {
-			continue
-		}
+	for _, l := range c.judgedLinks(a) {
 		t, link := &c.links[l.id], l.key.parent+"->"+l.key.child
-		if datedAheadByDesign(link) {
-			continue
-		}
 		t.env.close()
 		q := l.age.quantiles(0.5, 0.95)
 		ag := TopicAge{Topic: t.topic, Link: link, Reference: "record_time", Count: l.age.n,
@@ -421,20 +412,28 @@ func (c *ageCheck) lagSeries(a *analyzer) []LagSeries {
 			out = append(out, s)
 		}
 	}
-	if len(c.links) == 0 {
-		return out
-	}
-	for _, l := range a.tf.sortedLinks() {
-		if l.static || l.id >= len(c.links) || !c.links[l.id].seen || l.oldest < EpochThresholdNS {
-			continue
-		}
-		link := l.key.parent + "->" + l.key.child
-		if datedAheadByDesign(link) {
-			continue
-		}
-		if s, ok := seriesEnvelope(link+" on "+c.links[l.id].topic, &c.links[l.id].env); ok {
+	for _, l := range c.judgedLinks(a) {
+		if s, ok := seriesEnvelope(l.key.parent+"->"+l.key.child+" on "+c.links[l.id].topic, &c.links[l.id].env); ok {
 			out = append(out, s)
 		}
+	}
+	return out
+}
+
+// judgedLinks are the dynamic links the age check judges: stamped on
+// system time throughout, but a localiser's map->odom (dated ahead by
+// design).
+func (c *ageCheck) judgedLinks(a *analyzer) []*linkStats {
+	if len(c.links) == 0 {
+		return nil // no dynamic link on system time (nor a replay, in unit tests)
+	}
+	var out []*linkStats
+	for _, l := range a.tf.sortedLinks() {
+		if l.static || l.id >= len(c.links) || !c.links[l.id].seen || l.oldest < EpochThresholdNS ||
+			datedAheadByDesign(l.key.parent+"->"+l.key.child) {
+			continue
+		}
+		out = append(out, l)
 	}
 	return out
 }

@@ -294,7 +294,7 @@ func joinStampSteps(a *analyzer, steps []ClockStep, jumps []ClockJump, used []bo
 			continue
 		}
 		if len(st.Stepped) == 1 {
-			if !loneStepShown(sj, jumps, append(a.rep.StampJumps, a.rep.LeadSteps...)) {
+			if !loneStepShown(sj, jumps, a.rep.StampJumps, a.rep.LeadSteps) {
 				continue
 			}
 			st.Unstepped = otherSeries(a.rep.Skew, st.Stepped[0])
@@ -315,9 +315,9 @@ func joinStampSteps(a *analyzer, steps []ClockStep, jumps []ClockJump, used []bo
 const loneStepMinNS = leadStepMinNS
 
 // loneStepShown says whether jump sj of one series is a step of the clock
-// stamping it, as the series alone shows it (jumps and stampJumps are
-// where a step back the other way would be).
-func loneStepShown(sj ClockJump, jumps, stampJumps []ClockJump) bool {
+// stamping it, as the series alone shows it (lists are where a step the
+// other way would be).
+func loneStepShown(sj ClockJump, lists ...[]ClockJump) bool {
 	if sj.PrevLogTimeNS <= 0 {
 		return false
 	}
@@ -328,7 +328,7 @@ func loneStepShown(sj ClockJump, jumps, stampJumps []ClockJump) bool {
 	default:
 		return false
 	}
-	for _, list := range [][]ClockJump{jumps, stampJumps} {
+	for _, list := range lists {
 		for _, j := range list {
 			if j.Kind != sj.Kind && jumpSeries(j) == jumpSeries(sj) && j.LogTimeNS > sj.LogTimeNS && j.LogTimeNS-sj.LogTimeNS <= stepTogetherNS {
 				return false
