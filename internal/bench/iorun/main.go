@@ -6,7 +6,10 @@
 //
 //	iorun -o REPORT CMD ARGS...
 //
-// REPORT gets "wall_s=S maxrss_kb=K rchar=R read_bytes=B status=N".
+// REPORT gets "wall_s=S maxrss_kb=K rchar=R read_bytes=B status=N
+// cpu_s=C minflt=F" (C: user plus system time; F: minor page faults, which
+// cost 11–17 µs each on the benchmark VM, docs/performance.md); wall and
+// CPU to 0.1 ms, since a process start is about 15 ms.
 // Linux only.
 package main
 
@@ -62,12 +65,13 @@ func main() {
 		return "-1"
 	}
 	cmd.Wait()
-	var maxrss int64
+	var maxrss, minflt int64
 	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
-		maxrss = ru.Maxrss
+		maxrss, minflt = ru.Maxrss, ru.Minflt
 	}
-	line := fmt.Sprintf("wall_s=%.3f maxrss_kb=%d rchar=%s read_bytes=%s status=%d\n",
-		wall.Seconds(), maxrss, field("rchar"), field("read_bytes"), cmd.ProcessState.ExitCode())
+	cpu := cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
+	line := fmt.Sprintf("wall_s=%.4f maxrss_kb=%d rchar=%s read_bytes=%s status=%d cpu_s=%.4f minflt=%d\n",
+		wall.Seconds(), maxrss, field("rchar"), field("read_bytes"), cmd.ProcessState.ExitCode(), cpu.Seconds(), minflt)
 	if err := os.WriteFile(report, []byte(line), 0o644); err != nil {
 		fmt.Fprintln(os.Stderr, "iorun:", err)
 		os.Exit(1)
