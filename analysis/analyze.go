@@ -101,10 +101,12 @@ func Analyze(bag *bagread.Bag, cfg Config, sink ScanSink) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	if len(cfg.TargetFrames) == 0 && len(a.scanTopics) > 0 {
+	lookAhead := len(cfg.TargetFrames) == 0 && len(a.scanTopics) > 0
+	if lookAhead && cfg.Sequential {
 		a.lookAheadTF()
+		lookAhead = false
 	}
-	err = a.run()
+	err = a.run(lookAhead)
 	rep := a.finish()
 	if bag.Storage == bagread.StorageROS1 {
 		ros1Publishers(rep, bag)

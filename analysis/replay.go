@@ -355,7 +355,9 @@ func (a *analyzer) passIterator() *bagread.Iterator {
 		PrefixTopics: a.headerOnlyTopics(), PrefixBytes: headerPrefixBytes, TimeOnlyTopics: a.timeOnlyTopics()})
 }
 
-func (a *analyzer) run() error {
+// run is the pass. With lookAhead (and the read-ahead) the tf look-ahead
+// runs first over the pass's own first batches (lookAheadShared).
+func (a *analyzer) run(lookAhead bool) error {
 	it := a.passIterator()
 	defer it.Close()
 	var sizes []int64
@@ -371,7 +373,7 @@ func (a *analyzer) run() error {
 				return err
 			}
 		}
-	} else if err := a.replayAhead(it, sizes); err != nil {
+	} else if err := a.replayAhead(it, sizes, lookAhead); err != nil {
 		return err
 	}
 	for _, p := range it.Problems() {
@@ -383,19 +385,29 @@ func (a *analyzer) run() error {
 	return nil
 }
 
-// replayAhead replays it with reading and decoding on a second goroutine.
-func (a *analyzer) replayAhead(it *bagread.Iterator, sizes []int64) error {
+// replayAhead replays it with reading and decoding on a second goroutine,
+// after the tf look-ahead when lookAhead is set.
+func (a *analyzer) replayAhead(it *bagread.Iterator, sizes []int64, lookAhead bool) error {
 	ahead := startDecodeAhead(it, &a.topics)
 	defer ahead.close()
-	for b := ahead.next(); b != nil; b = ahead.next() {
-		for i := range b.items[:b.n] {
-			if err := a.replay(&b.items[i], sizes); err != nil {
+	var held []*aheadBatch
+	if lookAhead {
+		held = a.lookAheadShared(ahead)
+	}
+	for i := 0; ; i++ {
+		var b *aheadBatch
+		if i < len(held) {
+			b = held[i]
+		} else if b = ahead.next(); b == nil {
+			return nil
+		}
+		for j := range b.items[:b.n] {
+			if err := a.replay(&b.items[j], sizes); err != nil {
 				return err
 			}
 		}
 		ahead.recycle(b)
 	}
-	return nil
 }
 
 // replay hands one message, read and decoded (ahead, or just now), to the

@@ -175,20 +175,97 @@ const (
 // each child's parent in its topic's tf namespace. Default targets are
 // decided from this tree merged with what the replay has seen by a topic's
 // first message, so a tree published a little after the sensors start
-// still counts. It is a bounded, cheap pass: a few seconds of tf.
+// still counts. It is a bounded, cheap pass: a few seconds of tf, on an
+// iterator of its own. The pass with a read-ahead does the same from the
+// batches it has read (lookAheadShared), and comes here only when those
+// do not reach the look-ahead's end.
 func (a *analyzer) lookAheadTF() {
-	const afterScanNS = 1_000_000_000
-	var topics []string
-	for _, ts := range a.topics.list {
-		if ts.role == roleTF || ts.role == roleTFStatic {
-			topics = append(topics, ts.name)
-		}
-	}
-	if len(topics) == 0 {
+	l := a.newTFLookAhead()
+	if l == nil {
 		return
 	}
-	waiting := map[string]bool{}
-	tfWaiting := 0
+	// The analysed topics are read only for their record times: a prefix
+	// of lookAheadPrefix bytes keeps a second of camera images (about
+	// 180 MB at 1080p, 30 Hz) from being read and held for nothing.
+	it := a.bag.Messages(bagread.ReadOptions{Topics: l.topics, Order: bagread.RecordOrder,
+		PrefixTopics: a.scanTopics, PrefixBytes: lookAheadPrefix})
+	defer it.Close()
+	var msg cdr.TFMessage
+	dec := wire.Decoder{ROS1: a.wire.ROS1}
+	for it.Next() {
+		m := it.Message()
+		ts, more := l.next(m)
+		if !more {
+			break
+		}
+		if ts == nil {
+			continue
+		}
+		if err := dec.TF(&msg, m.Data); err != nil {
+			continue
+		}
+		l.note(ts, &msg)
+	}
+}
+
+// lookAheadShared is lookAheadTF over the pass's own first batches, read
+// and decoded ahead (the look-ahead's topics are among the pass's, and its
+// transforms are decoded there with the same decoder), so the first
+// chunks are not read twice and the look-ahead runs while the reader goes
+// on. It returns the batches it took, for the replay to start with: at
+// most aheadBatches, what the reader holds before it waits. When those do
+// not reach the look-ahead's end, lookAheadTF reads it again from the
+// start on its own iterator; noting a parent twice changes nothing.
+func (a *analyzer) lookAheadShared(ahead *decodeAhead) []*aheadBatch {
+	l := a.newTFLookAhead()
+	if l == nil {
+		return nil
+	}
+	var held []*aheadBatch
+	for len(held) < aheadBatches {
+		b := ahead.next()
+		if b == nil {
+			return held // the bag ends inside the look-ahead
+		}
+		held = append(held, b)
+		for i := range b.items[:b.n] {
+			x := &b.items[i]
+			ts, more := l.next(&x.msg)
+			if !more {
+				return held
+			}
+			if ts != nil && x.err == nil {
+				l.note(ts, &x.tf)
+			}
+		}
+	}
+	a.lookAheadTF()
+	return held
+}
+
+// tfLookAhead is the state of a look-ahead: the topics it reads, which of
+// them it still waits for, and where it stops.
+type tfLookAhead struct {
+	a         *analyzer
+	topics    []string // tf topics, then the analysed ones
+	waiting   map[string]bool
+	tfWaiting int
+	first     int64
+	started   bool
+	stopAt    int64
+}
+
+// newTFLookAhead starts a look-ahead; nil when the bag has no tf topic.
+func (a *analyzer) newTFLookAhead() *tfLookAhead {
+	l := &tfLookAhead{a: a, waiting: map[string]bool{}, stopAt: math.MaxInt64}
+	for _, ts := range a.topics.list {
+		if ts.role == roleTF || ts.role == roleTFStatic {
+			l.topics = append(l.topics, ts.name)
+		}
+	}
+	if len(l.topics) == 0 {
+		return nil
+	}
 	for _, bt := range a.bag.Topics {
 		ts := a.topics.find(bt.Name)
 		if bt.MessageCount == 0 || ts == nil {
@@ -196,62 +273,65 @@ func (a *analyzer) lookAheadTF() {
 		}
 		switch ts.role {
 		case roleStamped:
-			waiting[bt.Name] = true
+			l.waiting[bt.Name] = true
 		case roleTF, roleTFStatic:
-			if !waiting[bt.Name] {
-				waiting[bt.Name] = true
-				tfWaiting++
+			if !l.waiting[bt.Name] {
+				l.waiting[bt.Name] = true
+				l.tfWaiting++
 			}
 		}
 	}
-	topics = append(topics, a.scanTopics...)
-	// The analysed topics are read only for their record times: a prefix
-	// of lookAheadPrefix bytes keeps a second of camera images (about
-	// 180 MB at 1080p, 30 Hz) from being read and held for nothing.
-	it := a.bag.Messages(bagread.ReadOptions{Topics: topics, Order: bagread.RecordOrder,
-		PrefixTopics: a.scanTopics, PrefixBytes: lookAheadPrefix})
-	defer it.Close()
-	var first int64
-	started := false
-	stopAt := int64(math.MaxInt64)
-	var msg cdr.TFMessage
-	dec := wire.Decoder{ROS1: a.wire.ROS1}
-	for it.Next() {
-		m := it.Message()
-		if !started {
-			first, started = m.LogTimeNS, true
+	l.topics = append(l.topics, a.scanTopics...)
+	return l
+}
+
+// next takes the next message in record order. Messages of topics the
+// look-ahead does not read are passed over (nil, true). more is false once
+// m is past the look-ahead's end; ts is the topic of a tf message whose
+// transforms note should see.
+func (l *tfLookAhead) next(m *bagread.Message) (ts *topicState, more bool) {
+	const afterScanNS = 1_000_000_000
+	ts = l.a.topics.find(m.Topic)
+	if ts == nil {
+		return nil, true
+	}
+	isTF := ts.role == roleTF || ts.role == roleTFStatic
+	if !isTF && ts.role != roleStamped {
+		return nil, true
+	}
+	if !l.started {
+		l.first, l.started = m.LogTimeNS, true
+	}
+	limit := int64(lookAheadMaxNS)
+	if l.tfWaiting > 0 {
+		limit = lookAheadTFMaxNS
+	}
+	if m.LogTimeNS-l.first > limit || m.LogTimeNS > l.stopAt {
+		return nil, false
+	}
+	if m.Err != nil {
+		return nil, true
+	}
+	if l.waiting[m.Topic] {
+		delete(l.waiting, m.Topic)
+		if isTF {
+			l.tfWaiting--
 		}
-		limit := int64(lookAheadMaxNS)
-		if tfWaiting > 0 {
-			limit = lookAheadTFMaxNS
+		if len(l.waiting) == 0 {
+			l.stopAt = m.LogTimeNS + afterScanNS
 		}
-		if m.LogTimeNS-first > limit || m.LogTimeNS > stopAt {
-			break
-		}
-		if m.Err != nil {
-			continue
-		}
-		ts := a.topics.find(m.Topic)
-		isTF := ts != nil && (ts.role == roleTF || ts.role == roleTFStatic)
-		if waiting[m.Topic] {
-			delete(waiting, m.Topic)
-			if isTF {
-				tfWaiting--
-			}
-			if len(waiting) == 0 {
-				stopAt = m.LogTimeNS + afterScanNS
-			}
-		}
-		if !isTF {
-			continue
-		}
-		if err := dec.TF(&msg, m.Data); err != nil {
-			continue
-		}
-		for i := range msg.Transforms {
-			tr := &msg.Transforms[i]
-			ts.tf.noteParent(tr.Header.FrameID, tr.ChildFrameID, ts.role == roleTFStatic)
-		}
+	}
+	if !isTF {
+		return nil, true
+	}
+	return ts, true
+}
+
+// note remembers the parent of each transform of one tf message of ts.
+func (l *tfLookAhead) note(ts *topicState, msg *cdr.TFMessage) {
+	for i := range msg.Transforms {
+		tr := &msg.Transforms[i]
+		ts.tf.noteParent(tr.Header.FrameID, tr.ChildFrameID, ts.role == roleTFStatic)
 	}
 }
 
