@@ -3,6 +3,7 @@ package analysis
 import (
 	"fmt"
 	"math"
+	"sort"
 
 	"github.com/bagclock/bagclock/analysis/finding"
 	"github.com/bagclock/bagclock/analysis/tf"
@@ -19,7 +20,8 @@ type DeviceClock struct {
 	Topic    string
 	Messages int
 	// FirstS is the first stamp, in seconds; Rate the stamps' advance per
-	// second of record time over the bag.
+	// second of record time over the bag, along the lower envelope of
+	// record time − stamp (late deliveries do not bend it).
 	FirstS, Rate float64
 }
 
@@ -29,6 +31,11 @@ type DeviceClock struct {
 const (
 	deviceMinSpanNS = int64(2_000_000_000)
 	deviceRateTol   = 0.005
+	// deviceEnds is how many 1 s windows of the lag's lower envelope are
+	// kept at each end of a series: the rate is the envelope's slope
+	// between them, so a start-up backlog or a stall (late messages, whose
+	// lag is high) does not bend it the way first-to-last stamps do.
+	deviceEnds = 12
 )
 
 const rankDeviceTime = 605
@@ -50,8 +57,81 @@ type deviceTimeCheck struct {
 }
 
 type deviceSeries struct {
-	n, other                           int
-	firstLog, firstNS, lastLog, lastNS int64
+	n, other          int
+	firstLog, firstNS int64
+	lastLog           int64
+	// win is the open window (start and least record time − stamp);
+	// head the first deviceEnds closed windows, tail a ring of the last.
+	win        lagWindow
+	open       bool
+	head, tail []lagWindow
+	closed     int
+}
+
+// lagWindow is one window of a lower envelope: its start (record time)
+// and its least record time − stamp.
+type lagWindow struct{ startNS, lagNS int64 }
+
+func (t *deviceSeries) add(logNS, stampNS int64) {
+	lag := logNS - stampNS
+	if t.open && logNS-t.win.startNS < envelopeWindowNS {
+		t.win.lagNS = min(t.win.lagNS, lag)
+		return
+	}
+	t.close()
+	t.win, t.open = lagWindow{logNS, lag}, true
+}
+
+func (t *deviceSeries) close() {
+	if !t.open {
+		return
+	}
+	t.open = false
+	if len(t.head) < deviceEnds {
+		t.head = append(t.head, t.win)
+	} else if len(t.tail) < deviceEnds {
+		t.tail = append(t.tail, t.win)
+	} else {
+		t.tail[t.closed%deviceEnds] = t.win
+	}
+	t.closed++
+}
+
+// rate is the stamps' advance per second of record time along the lower
+// envelope: the medians of its first and last thirds (at most deviceEnds
+// windows each), false with fewer than three windows.
+func (t *deviceSeries) rate() (float64, bool) {
+	t.close()
+	ws := append(append([]lagWindow(nil), t.head...), t.tail...)
+	sort.Slice(ws, func(i, j int) bool { return ws[i].startNS < ws[j].startNS })
+	k := min(len(ws)/3, deviceEnds)
+	if k == 0 {
+		return 0, false
+	}
+	t0, l0 := medianWindow(ws[:k])
+	t1, l1 := medianWindow(ws[len(ws)-k:])
+	if t1 <= t0 {
+		return 0, false
+	}
+	return 1 - (l1-l0)/(t1-t0), true
+}
+
+// medianWindow is the median start and the median lag of ws, in ns.
+func medianWindow(ws []lagWindow) (startNS, lagNS float64) {
+	ts := make([]float64, len(ws))
+	ls := make([]float64, len(ws))
+	for i, w := range ws {
+		ts[i], ls[i] = float64(w.startNS), float64(w.lagNS)
+	}
+	sort.Float64s(ts)
+	sort.Float64s(ls)
+	mid := func(v []float64) float64 {
+		if n := len(v); n%2 == 0 {
+			return (v[n/2-1] + v[n/2]) / 2
+		}
+		return v[len(v)/2]
+	}
+	return mid(ts), mid(ls)
 }
 
 func (c *deviceTimeCheck) onLink(_ *analyzer, _ *bagread.Message, l *linkStats, st *tf.Stamped) {
@@ -76,7 +156,8 @@ func (c *deviceTimeCheck) onStamped(_ *analyzer, s *stampedMsg) {
 			t.firstLog, t.firstNS = s.m.LogTimeNS, s.stamp
 		}
 		t.n++
-		t.lastLog, t.lastNS = s.m.LogTimeNS, s.stamp
+		t.lastLog = s.m.LogTimeNS
+		t.add(s.m.LogTimeNS, s.stamp)
 	}
 }
 
@@ -90,8 +171,8 @@ func (c *deviceTimeCheck) finish(a *analyzer) {
 		if t.n < MinSkewSamples || t.other > 0 || span < deviceMinSpanNS || c.system == 0 {
 			continue
 		}
-		rate := float64(t.lastNS-t.firstNS) / float64(span)
-		if math.Abs(rate-1) > deviceRateTol {
+		rate, ok := t.rate()
+		if !ok || math.Abs(rate-1) > deviceRateTol {
 			continue
 		}
 		a.rep.DeviceClocks = append(a.rep.DeviceClocks, DeviceClock{Topic: ts.name, Messages: t.n, FirstS: float64(t.firstNS) / 1e9, Rate: rate})
