@@ -169,9 +169,10 @@ const (
 // stop) from the start of the bag until a second after the first message
 // of every analysed topic and every tf topic that has messages, at most
 // lookAheadMaxNS of record time (lookAheadTFMaxNS while a tf topic has
-// shown nothing: odometry that starts after the sensors and the static
-// tree would otherwise leave a tree without odom, and a sensor checked
-// against a static-only path, where no clock fault shows). It remembers
+// shown nothing or no transform has named odom: odometry that starts after
+// the sensors and the static tree would otherwise leave a tree without
+// odom, and a sensor checked against a static-only path, where no clock
+// fault shows). It remembers
 // each child's parent in its topic's tf namespace. Default targets are
 // decided from this tree merged with what the replay has seen by a topic's
 // first message, so a tree published a little after the sensors start
@@ -253,6 +254,11 @@ type tfLookAhead struct {
 	first     int64
 	started   bool
 	stopAt    int64
+	// targetSeen: a transform named the default target. Until one does the
+	// look-ahead goes on to lookAheadTFMaxNS, since /tf carries several
+	// publishers and one that starts late (odometry behind its start-up
+	// backlog) would otherwise leave a tree without odom.
+	targetSeen bool
 }
 
 // newTFLookAhead starts a look-ahead; nil when the bag has no tf topic.
@@ -303,10 +309,10 @@ func (l *tfLookAhead) next(m *bagread.Message) (ts *topicState, more bool) {
 		l.first, l.started = m.LogTimeNS, true
 	}
 	limit := int64(lookAheadMaxNS)
-	if l.tfWaiting > 0 {
+	if l.tfWaiting > 0 || !l.targetSeen {
 		limit = lookAheadTFMaxNS
 	}
-	if m.LogTimeNS-l.first > limit || m.LogTimeNS > l.stopAt {
+	if m.LogTimeNS-l.first > limit || (m.LogTimeNS > l.stopAt && l.targetSeen) {
 		return nil, false
 	}
 	if m.Err != nil {
@@ -332,8 +338,12 @@ func (l *tfLookAhead) note(ts *topicState, msg *cdr.TFMessage) {
 	for i := range msg.Transforms {
 		tr := &msg.Transforms[i]
 		ts.tf.noteParent(tr.Header.FrameID, tr.ChildFrameID, ts.role == roleTFStatic)
+		l.targetSeen = l.targetSeen || isDefaultTarget(tr.Header.FrameID) || isDefaultTarget(tr.ChildFrameID)
 	}
 }
+
+// isDefaultTarget reports whether a tf frame name is the default target.
+func isDefaultTarget(frame string) bool { return strings.TrimPrefix(frame, "/") == defaultTarget }
 
 func (t *tfReplay) noteParent(parent, child string, static bool) {
 	parent, child = strings.TrimPrefix(parent, "/"), strings.TrimPrefix(child, "/")

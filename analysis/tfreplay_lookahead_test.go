@@ -16,7 +16,8 @@ import (
 
 // lookAheadEvent is one message of a look-ahead bag: a transform
 // parent->child on /tf (on /tf_static when static), or (parent empty) a
-// scan on /scan in frame laser, at record time at (ns after lookAheadT0).
+// scan on /scan in frame laser (child, when set, names another frame), at
+// record time at (ns after lookAheadT0).
 type lookAheadEvent struct {
 	at            int64
 	parent, child string
@@ -51,7 +52,11 @@ func lookAheadBag(t *testing.T, events []lookAheadEvent, emptyTopic string) stri
 		stamp := cdr.Time{Sec: int32(log / 1e9), Nanosec: uint32(log % 1e9)}
 		topic, data := "/scan", []byte(nil)
 		if e.parent == "" {
-			m := cdr.LaserScan{Header: cdr.Header{Stamp: stamp, FrameID: "laser"}, Ranges: make([]float32, 8), RangeMax: 10}
+			frame := "laser"
+			if e.child != "" {
+				frame = e.child
+			}
+			m := cdr.LaserScan{Header: cdr.Header{Stamp: stamp, FrameID: frame}, Ranges: make([]float32, 8), RangeMax: 10}
 			data = cdr.AppendLaserScan(nil, &m, le)
 		} else {
 			topic = "/tf"
@@ -75,36 +80,56 @@ func lookAheadBag(t *testing.T, events []lookAheadEvent, emptyTopic string) stri
 
 // TestLookAheadBounds: a tree map->laser that the look-ahead reads makes
 // map /scan's target (the root of laser's tree); one it stops before
-// leaves the default odom.
+// leaves the default odom. Once a transform has named odom it stops a
+// second after the first message of every analysed topic (at most 5 s
+// after the bag's first message); until one does, it goes on to
+// lookAheadTFMaxNS. The odom cases scan in frame odom, with odom->b on
+// /tf from the start: a map->odom it reads makes map the target (the root
+// above odom), one it stops before leaves odom.
 func TestLookAheadBounds(t *testing.T) {
 	const s = int64(1e9)
-	scans := func(from int64) []lookAheadEvent {
+	scansIn := func(frame string, from int64) []lookAheadEvent {
 		var out []lookAheadEvent
 		for i := int64(0); i < 20; i++ {
-			out = append(out, lookAheadEvent{at: from + i*s/2})
+			out = append(out, lookAheadEvent{at: from + i*s/2, child: frame})
 		}
 		return out
 	}
-	tree := func(from int64) []lookAheadEvent {
+	scans := func(from int64) []lookAheadEvent { return scansIn("", from) }
+	linkFrom := func(parent, child string, from int64) []lookAheadEvent {
 		var out []lookAheadEvent
 		for i := int64(0); i < 20; i++ {
-			out = append(out, lookAheadEvent{at: from + i*s/2, parent: "map", child: "laser"})
+			out = append(out, lookAheadEvent{at: from + i*s/2, parent: parent, child: child})
 		}
 		return out
 	}
+	tree := func(from int64) []lookAheadEvent { return linkFrom("map", "laser", from) }
 	other := lookAheadEvent{at: 0, parent: "a", child: "b"}
+	odomNamed := lookAheadEvent{at: 0, parent: "odom", child: "b"}
+	join := func(parts ...[]lookAheadEvent) []lookAheadEvent {
+		var out []lookAheadEvent
+		for _, p := range parts {
+			out = append(out, p...)
+		}
+		return out
+	}
+	one := func(e lookAheadEvent) []lookAheadEvent { return []lookAheadEvent{e} }
 	for _, tc := range []struct {
 		name   string
 		events []lookAheadEvent
 		empty  string
 		want   string
 	}{
-		{"tree 1 s after the first scan, /tf seen before", append(append(scans(0), tree(s)...), other), "", "map"},
-		{"tree 1 s and 1 ns after the first scan, /tf seen before", append(append(scans(0), tree(s+1)...), other), "", "odom"},
-		{"tree 1 s and 1 ns after the first scan, the first on /tf", append(scans(0), tree(s+1)...), "", "map"},
-		{"tree 5 s after the first message", append(append(scans(4*s+s/2), tree(5*s)...), other), "", "map"},
-		{"tree 5 s and 1 ns after the first message", append(append(scans(4*s+s/2), tree(5*s+1)...), other), "", "odom"},
-		{"an analysed topic without messages is not waited for", append(append(scans(0), tree(2*s)...), other), "/scan_empty", "odom"},
+		{"tree 1 s after the first scan, /tf seen before", join(scans(0), tree(s), one(other)), "", "map"},
+		{"tree 1 s and 1 ns after the first scan, the first on /tf", join(scans(0), tree(s+1)), "", "map"},
+		{"tree 5 s after the first message", join(scans(4*s+s/2), tree(5*s), one(other)), "", "map"},
+		{"odom named: map->odom 1 s after the first scan", join(scansIn("odom", 0), linkFrom("map", "odom", s), one(odomNamed)), "", "map"},
+		{"odom named: map->odom 1 s and 1 ns after the first scan", join(scansIn("odom", 0), linkFrom("map", "odom", s+1), one(odomNamed)), "", "odom"},
+		{"odom named: map->odom 5 s and 1 ns after the first message", join(scansIn("odom", 4*s+s/2), linkFrom("map", "odom", 5*s+1), one(odomNamed)), "", "odom"},
+		{"odom named: an analysed topic without messages is not waited for", join(scansIn("odom", 0), linkFrom("map", "odom", 2*s), one(odomNamed)), "/scan_empty", "odom"},
+		{"odom never named: tree 1 s and 1 ns after the first scan", join(scans(0), tree(s+1), one(other)), "", "map"},
+		{"odom never named: tree at the cap", join(scans(0), tree(lookAheadTFMaxNS), one(other)), "", "map"},
+		{"odom never named: tree past the cap", join(scans(0), tree(lookAheadTFMaxNS+1), one(other)), "", "odom"},
 	} {
 		rep, _ := analyzeGen(t, lookAheadBag(t, tc.events, tc.empty), Config{})
 		got := scanTargets(rep)
