@@ -151,11 +151,15 @@ func TestOffClockEvidence(t *testing.T) {
 }
 
 // TestOffClockPairShare: a pair leads when a tenth of its rows (or more)
-// are static_only or no_transform; of two, the one with more such rows.
+// are static_only or no_transform; of two, the one with more such rows. A
+// pair whose rows are mostly same_clock is on tf's clock (its path's
+// dynamic links are on system time too): its rows without a path are the
+// start-up before tf, and it does not lead.
 func TestOffClockPairShare(t *testing.T) {
-	pair := func(topic string, static, same int) *pairStats {
-		return &pairStats{topic: topic, frame: "laser", target: "odom", classes: map[Class]int{StaticOnly: static, SameClock: same}}
+	pairOf := func(topic string, static int, other Class, n int) *pairStats {
+		return &pairStats{topic: topic, frame: "laser", target: "odom", classes: map[Class]int{StaticOnly: static, other: n}}
 	}
+	pair := func(topic string, static, off int) *pairStats { return pairOf(topic, static, LaserOnSystemClock, off) }
 	for _, tc := range []struct {
 		name  string
 		pairs []*pairStats
@@ -165,6 +169,8 @@ func TestOffClockPairShare(t *testing.T) {
 		{"under a tenth", []*pairStats{pair("/scan", 1, 10)}, ""},
 		{"the most rows", []*pairStats{pair("/scan", 2, 0), pair("/imu", 3, 0)}, "/imu"},
 		{"a tie keeps the first", []*pairStats{pair("/scan", 3, 0), pair("/imu", 3, 0)}, "/scan"},
+		{"mostly same_clock: on tf's clock", []*pairStats{pairOf("/scan", 2, SameClock, 9)}, ""},
+		{"same_clock in half the rows", []*pairStats{pairOf("/scan", 9, SameClock, 9)}, "/scan"},
 	} {
 		a := &analyzer{hasClock: true, clock: &clockState{seen: true, firstNS: 120e9, lastNS: 150e9}, startNS: 1_790_000_000e9}
 		a.rep.Skew = []Skew{{Topic: "/scan", Count: 5, MedianS: 0.002}, {Topic: "/imu", Count: 5, MedianS: 0.002}}
@@ -182,17 +188,20 @@ func TestOffClockPairShare(t *testing.T) {
 
 // TestOffClockEvidenceShare: under another headline, an off-clock topic is
 // named when a tenth of its rows (or more) tf cannot judge, and not when
-// it has no such row.
+// it has no such row or tf judges most of its rows same_clock.
 func TestOffClockEvidenceShare(t *testing.T) {
 	for _, tc := range []struct {
 		name    string
 		classes map[Class]int
 		want    bool
 	}{
-		{"a tenth static_only", map[Class]int{StaticOnly: 1, SameClock: 9}, true},
-		{"a tenth no_transform", map[Class]int{NoTransform: 2, SameClock: 18}, true},
-		{"under a tenth", map[Class]int{StaticOnly: 1, SameClock: 10}, false},
+		{"a tenth static_only", map[Class]int{StaticOnly: 1, LaserOnSystemClock: 9}, true},
+		{"a tenth no_transform", map[Class]int{NoTransform: 2, LaserOnSystemClock: 18}, true},
+		{"under a tenth", map[Class]int{StaticOnly: 1, LaserOnSystemClock: 10}, false},
 		{"no row", map[Class]int{}, false},
+		// Mostly same_clock: on tf's clock, its rows without a transform
+		// are the start-up before tf arrived.
+		{"start-up before tf, then same_clock", map[Class]int{NoTransform: 2, SameClock: 18}, false},
 	} {
 		a := &analyzer{hasClock: true, clock: &clockState{seen: true, firstNS: 120e9, lastNS: 150e9}, startNS: 1_790_000_000e9}
 		a.rep.Skew = []Skew{{Topic: "/imu", Count: 5, MedianS: 0.002}}

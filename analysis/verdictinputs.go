@@ -128,14 +128,24 @@ func (r *Report) StampFamily(s Skew) int { return skewFamily(s, family(r.Pass.St
 // system time while /clock runs sim time, each with its median record
 // time − stamp in seconds (from the skew table). Nil without /clock, or
 // when /clock itself carries system time (a re-recorded bag, whose /clock
-// is the first recording's record time).
+// is the first recording's record time). A topic whose rows tf judges
+// same_clock for the most part is left out: the dynamic links on its path
+// are on system time too, so it is on tf's clock, and its rows without a
+// transform are the start-up before tf arrived (nothing then follows
+// /clock, which the verdict says apart).
 func (r *Report) OffClockTopics() map[string]float64 {
 	if !r.SimClock() {
 		return nil
 	}
+	onTF := map[string]bool{}
+	for _, p := range r.Pairs {
+		if 2*p.Classes[string(SameClock)] > p.Rows() {
+			onTF[p.Topic] = true
+		}
+	}
 	var out map[string]float64
 	for _, s := range r.Skew {
-		if s.Link != "" || s.Count == 0 {
+		if s.Link != "" || s.Count == 0 || onTF[s.Topic] {
 			continue
 		}
 		if r.StampFamily(s) == 1 {
