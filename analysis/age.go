@@ -389,7 +389,7 @@ func (c *ageCheck) staleInFloor(r *Report) {
 	}
 	for i := range r.Ages {
 		ag := &r.Ages[i]
-		if ag.Kind == AgeStale && ag.Link == "" && ag.EnvelopeWindows > 0 && ag.EnvelopeS-lf.FloorS < lagFloorSameS {
+		if ag.Kind == AgeStale && ag.Link == "" && ag.EnvelopeWindows > 0 && ag.EnvelopeS-lf.FloorS < LagFloorSameS {
 			ag.Kind, ag.Sentence = AgeOK, ""
 			lf.OverMaxAge = append(lf.OverMaxAge, ag.Topic)
 		}

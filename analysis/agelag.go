@@ -19,9 +19,9 @@ const (
 	lagMinWindows = 5
 	// lagFloorNamed bounds the series a floor lists.
 	lagFloorNamed = 6
-	// lagFloorSameS: a series whose envelope is within this of the floor
+	// LagFloorSameS (s): a series whose envelope is within this of the floor
 	// lags by the floor alone.
-	lagFloorSameS = 0.010
+	LagFloorSameS = 0.010
 )
 
 // LagFloor says that every analysed topic and dynamic tf link stamped on

@@ -14,18 +14,19 @@ import (
 // memory so that every count is exact.
 
 // damageBoundsAssess runs assessDamage on bag with the given skipped
-// count and reader problems, then puts the damage in front of a verdict
-// "V."
-func damageBoundsAssess(bag *bagread.Bag, skipped int, problems ...string) *Report {
+// count and reader problems, then the verdict; it also returns the
+// verdict of the same report without its damage, which the damage is
+// put in front of.
+func damageBoundsAssess(bag *bagread.Bag, skipped int, problems ...string) (*Report, Verdict) {
 	rep := &Report{}
 	rep.Summary.Skipped = skipped
 	rep.Bag.Problems = append([]string{}, problems...)
-	rep.Verdict.Sentence = "V."
-	rep.Verdict.Evidence = []string{"E."}
 	assessDamage(rep, bag)
-	damageWording(&rep.Verdict, rep)
-	rep.Summary.Verdict = rep.Verdict.Sentence
-	return rep
+	undamaged := *rep
+	undamaged.Damage = nil
+	FinishForTest(&undamaged)
+	FinishForTest(rep)
+	return rep, undamaged.Verdict
 }
 
 // damageBoundsMeta is a bag whose metadata.yaml counts recorded messages
@@ -87,7 +88,7 @@ func TestDamageHeadlineBoundary(t *testing.T) {
 		{"damage and a short count", damageBoundsMeta(3, 2, bagread.File{Path: "/d/x.mcap"}), 0, []string{"/d/x.mcap: damage at byte 7"}, DamageDamaged,
 			"partial bag: 2 of 3 messages present; damage inside x.mcap (reading went on)"},
 	} {
-		rep := damageBoundsAssess(tc.bag, tc.skipped, tc.problems...)
+		rep, base := damageBoundsAssess(tc.bag, tc.skipped, tc.problems...)
 		d := rep.Damage
 		if d.Status != tc.status || d.Headline != tc.headline {
 			t.Errorf("%s: status %q headline %q; want %q %q", tc.name, d.Status, d.Headline, tc.status, tc.headline)
@@ -95,7 +96,7 @@ func TestDamageHeadlineBoundary(t *testing.T) {
 		}
 		switch tc.status {
 		case DamageOK:
-			if rep.Verdict.Sentence != "V." || has(rep.Summary.Findings, "damage") {
+			if rep.Verdict.Sentence != base.Sentence || has(rep.Summary.Findings, "damage") {
 				t.Errorf("%s: ok bag changed the verdict: %q, findings %q", tc.name, rep.Verdict.Sentence, rep.Summary.Findings)
 			}
 		case DamageUnreadable:
@@ -104,7 +105,7 @@ func TestDamageHeadlineBoundary(t *testing.T) {
 				t.Errorf("%s: verdict %q, findings %q; want %q and no damage finding", tc.name, rep.Verdict.Sentence, rep.Summary.Findings, want)
 			}
 		case DamageDamaged:
-			want := strings.ToUpper(tc.headline[:1]) + tc.headline[1:] + ". What follows rests on what is present: V."
+			want := strings.ToUpper(tc.headline[:1]) + tc.headline[1:] + ". What follows rests on what is present: " + base.Sentence
 			if rep.Verdict.Sentence != want || rep.Summary.Verdict != want || !reflect.DeepEqual(rep.Summary.Findings, []string{"damage"}) {
 				t.Errorf("%s: verdict %q, findings %q; want %q and the damage finding", tc.name, rep.Verdict.Sentence, rep.Summary.Findings, want)
 			}
@@ -146,7 +147,7 @@ func TestDamageNotesBoundary(t *testing.T) {
 	} {
 		bag := damageBoundsMeta(10, 10, cuts(tc.cut)...)
 		bag.Topics = short(tc.short)
-		rep := damageBoundsAssess(bag, 0)
+		rep, base := damageBoundsAssess(bag, 0)
 		d := rep.Damage
 		var cutNotes int
 		topicNote := false
@@ -161,7 +162,7 @@ func TestDamageNotesBoundary(t *testing.T) {
 		if cutNotes != tc.cutNotes || topicNote != tc.topicNote || d.Notes[0] != d.Headline+"." {
 			t.Errorf("%s: notes %q: %d cut notes, topic note %v; want %d, %v", tc.name, d.Notes, cutNotes, topicNote, tc.cutNotes, tc.topicNote)
 		}
-		if want := append(append([]string{}, d.Notes[1:]...), "E."); !reflect.DeepEqual(rep.Verdict.Evidence, want) {
+		if want := append(append([]string{}, d.Notes[1:]...), base.Evidence...); !reflect.DeepEqual(rep.Verdict.Evidence, want) {
 			t.Errorf("%s: evidence %q, want %q", tc.name, rep.Verdict.Evidence, want)
 		}
 	}
@@ -188,7 +189,7 @@ func TestDamageMetadataNotes(t *testing.T) {
 		{"wal", damageBoundsMeta(3, 3, bagread.File{Path: "/d/x.db3", Recovery: &bagread.Recovery{Offset: -1, WALMessages: 1}}),
 			[]string{"The recording was not closed cleanly: x.db3 (1 message only in its -wal) never checkpointed"}},
 	} {
-		rep := damageBoundsAssess(tc.bag, 0)
+		rep, base := damageBoundsAssess(tc.bag, 0)
 		got := rep.Damage.Notes
 		if len(got) != len(tc.want) {
 			t.Errorf("%s: notes %q, want %q", tc.name, got, tc.want)
@@ -200,7 +201,7 @@ func TestDamageMetadataNotes(t *testing.T) {
 			}
 		}
 		if rep.Damage.Status == DamageOK {
-			if want := append([]string{"E."}, got...); !reflect.DeepEqual(rep.Verdict.Evidence, want) {
+			if want := append(append([]string{}, base.Evidence...), got...); !reflect.DeepEqual(rep.Verdict.Evidence, want) {
 				t.Errorf("%s: evidence %q, want %q", tc.name, rep.Verdict.Evidence, want)
 			}
 		}
@@ -211,7 +212,7 @@ func TestDamageMetadataNotes(t *testing.T) {
 // (its recovery reason says it); others stay.
 func TestDamageProblemsKept(t *testing.T) {
 	bag := damageBoundsMeta(3, 3, damageBoundsCut("a.mcap"), bagread.File{Path: "/d/b.mcap"})
-	rep := damageBoundsAssess(bag, 0, "/d/a.mcap: stopped at byte 9", "/d/b.mcap: stopped at byte 4", "/d/a.mcap: other")
+	rep, _ := damageBoundsAssess(bag, 0, "/d/a.mcap: stopped at byte 9", "/d/b.mcap: stopped at byte 4", "/d/a.mcap: other")
 	if want := []string{"/d/b.mcap: stopped at byte 4", "/d/a.mcap: other"}; !reflect.DeepEqual(rep.Bag.Problems, want) {
 		t.Errorf("problems %q, want %q", rep.Bag.Problems, want)
 	}

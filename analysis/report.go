@@ -1,7 +1,8 @@
 // Package analysis replays a bag's /tf, /tf_static and /clock through a tf2
 // buffer and reports, per LaserScan, the stamp difference to the transforms
 // it needs, its clock class and what tf2_ros::MessageFilter would have done,
-// plus clock jumps, time-zero scans, skew, the tf tree and a verdict.
+// plus clock jumps, time-zero scans, skew, the tf tree and the findings.
+// The verdict is decided from the finished report by analysis/verdict.
 //
 // It takes opened bags (bagread) and decoded messages (cdr) in and gives
 // plain values out: no printing, no files of its own.

@@ -12,61 +12,6 @@ import (
 // Tests of how tf-tree findings reach the verdict and of the static
 // conflict finding fed transform by transform (issue 15).
 
-func tfFindingFor(kind string, rank int) TFFinding {
-	return TFFinding{Kind: kind, Rank: rank, Sentence: kind + " sentence", Evidence: []string{kind + " evidence"}}
-}
-
-// TestTFTreeLeadRanks: up to static conflicts a finding leads a healthy
-// verdict; from backward stamps on it is a warning after the healthy
-// sentence; with unhealthy rows every finding is evidence.
-func TestTFTreeLeadRanks(t *testing.T) {
-	for _, tc := range []struct {
-		name     string
-		fs       []TFFinding
-		healthy  bool
-		sentence string
-		class    string
-		evidence []string
-	}{
-		{"static conflict leads", []TFFinding{tfFindingFor(TFStaticConflict, RankTFStatic), tfFindingFor(TFRepeatedStamps, RankTFRepeated)}, true,
-			TFStaticConflict + " sentence", VerdictTFTree + TFStaticConflict,
-			[]string{"Sensor topics: rows healthy.", TFStaticConflict + " evidence", "tf tree: " + TFRepeatedStamps + " sentence"}},
-		{"stale link leads", []TFFinding{tfFindingFor(TFStaleLink, RankTFStale)}, true,
-			TFStaleLink + " sentence", VerdictTFTree + TFStaleLink, []string{"Sensor topics: rows healthy.", TFStaleLink + " evidence"}},
-		{"backward stamps warn", []TFFinding{tfFindingFor(TFStampsBackward, RankTFBackward)}, true,
-			"rows healthy; but the tf tree has a warning: " + TFStampsBackward + " sentence", VerdictTFTree + TFStampsBackward, []string{TFStampsBackward + " evidence"}},
-		{"unhealthy rows keep their verdict", []TFFinding{tfFindingFor(TFStaleLink, RankTFStale), tfFindingFor(TFOffsetFromRecorder, RankTFOffset)}, false,
-			"rows healthy", "rows", []string{"tf tree: " + TFStaleLink + " sentence", "tf tree: " + TFOffsetFromRecorder + " sentence"}},
-		{"no findings", nil, true, "rows healthy", "rows", nil},
-	} {
-		a := &analyzer{}
-		a.rep.TFFindings = tc.fs
-		v := Verdict{Sentence: "rows healthy", Class: "rows"}
-		deciderOf(a).tfTreeLead(&v, tc.healthy)
-		if !strings.HasSuffix(v.Sentence, tc.sentence) || v.Class != tc.class || fmt.Sprint(v.Evidence) != fmt.Sprint(tc.evidence) {
-			t.Errorf("%s: verdict %q (%s) %q; want %q (%s) %q", tc.name, v.Sentence, v.Class, v.Evidence, tc.sentence, tc.class, tc.evidence)
-		}
-	}
-}
-
-// TestTFTreeVerdictLines: without analysed messages the first finding is
-// the verdict, the others' sentences its evidence.
-func TestTFTreeVerdictLines(t *testing.T) {
-	a := &analyzer{}
-	var v Verdict
-	if deciderOf(a).tfTreeVerdict(&v) {
-		t.Fatal("a verdict without findings")
-	}
-	a.rep.TFFindings = []TFFinding{tfFindingFor(TFStaleLink, RankTFStale), tfFindingFor(TFRepeatedStamps, RankTFRepeated), tfFindingFor(TFOffsetFromRecorder, RankTFOffset)}
-	if !deciderOf(a).tfTreeVerdict(&v) {
-		t.Fatal("no verdict")
-	}
-	want := []string{TFStaleLink + " evidence", TFRepeatedStamps + " sentence", TFOffsetFromRecorder + " sentence"}
-	if v.Sentence != TFStaleLink+" sentence" || v.Class != VerdictTFTree+TFStaleLink || fmt.Sprint(v.Evidence) != fmt.Sprint(want) {
-		t.Errorf("verdict %q (%s) %q", v.Sentence, v.Class, v.Evidence)
-	}
-}
-
 // TestTFStaticConflicts feeds static transforms and checks the finding:
 // links named (with their namespace when the bag has several), three at
 // most, which value tf2 kept, and how many transforms differed.

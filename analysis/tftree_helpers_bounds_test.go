@@ -153,15 +153,3 @@ func TestJoinTopics(t *testing.T) {
 		t.Errorf("two topics: %q", got)
 	}
 }
-
-// TestHasLinePrefix: a line starting with the prefix, not one holding it
-// further in.
-func TestHasLinePrefix(t *testing.T) {
-	lines := []string{"tf tree: " + everyStampLags, "x"}
-	if hasLinePrefix(lines, everyStampLags) {
-		t.Error("prefix found inside a line")
-	}
-	if !hasLinePrefix(append(lines, everyStampLags+" by 3 days"), everyStampLags) {
-		t.Error("prefix not found")
-	}
-}

@@ -108,7 +108,7 @@ func TestOffClockTopics(t *testing.T) {
 	} {
 		a := &analyzer{hasClock: tc.hasClock, clock: &clockState{seen: tc.seen, firstNS: tc.clockLo, lastNS: tc.clockHi}, startNS: tc.recorder}
 		a.rep.Skew = rows
-		got := deciderOf(a).rep.OffClockTopics()
+		got := reportOf(a).OffClockTopics()
 		if len(got) != len(tc.want) {
 			t.Errorf("%s: %v, want %v", tc.name, got, tc.want)
 			continue
@@ -175,41 +175,13 @@ func TestOffClockPairShare(t *testing.T) {
 		a := &analyzer{hasClock: true, clock: &clockState{seen: true, firstNS: 120e9, lastNS: 150e9}, startNS: 1_790_000_000e9}
 		a.rep.Skew = []Skew{{Topic: "/scan", Count: 5, MedianS: 0.002}, {Topic: "/imu", Count: 5, MedianS: 0.002}}
 		a.pairs = tc.pairs
-		p, _ := deciderOf(a).rep.OffClockPair()
+		p, _ := reportOf(a).OffClockPair()
 		got := ""
 		if p != nil {
 			got = p.Topic
 		}
 		if got != tc.want {
 			t.Errorf("%s: %q, want %q", tc.name, got, tc.want)
-		}
-	}
-}
-
-// TestOffClockEvidenceShare: under another headline, an off-clock topic is
-// named when a tenth of its rows (or more) tf cannot judge, and not when
-// it has no such row or tf judges most of its rows same_clock.
-func TestOffClockEvidenceShare(t *testing.T) {
-	for _, tc := range []struct {
-		name    string
-		classes map[Class]int
-		want    bool
-	}{
-		{"a tenth static_only", map[Class]int{StaticOnly: 1, LaserOnSystemClock: 9}, true},
-		{"a tenth no_transform", map[Class]int{NoTransform: 2, LaserOnSystemClock: 18}, true},
-		{"under a tenth", map[Class]int{StaticOnly: 1, LaserOnSystemClock: 10}, false},
-		{"no row", map[Class]int{}, false},
-		// Mostly same_clock: on tf's clock, its rows without a transform
-		// are the start-up before tf arrived.
-		{"start-up before tf, then same_clock", map[Class]int{NoTransform: 2, SameClock: 18}, false},
-	} {
-		a := &analyzer{hasClock: true, clock: &clockState{seen: true, firstNS: 120e9, lastNS: 150e9}, startNS: 1_790_000_000e9}
-		a.rep.Skew = []Skew{{Topic: "/imu", Count: 5, MedianS: 0.002}}
-		a.pairs = []*pairStats{{topic: "/imu", frame: "imu_link", target: "odom", classes: tc.classes}}
-		v := Verdict{Class: string(LaserOnSystemClock), Sentence: "The laser driver publishes /scan with system time"}
-		deciderOf(a).offClockEvidence(&v)
-		if got := containsSub(v.Evidence, "/imu: stamped with system time while /clock runs sim time"); got != tc.want {
-			t.Errorf("%s: named %v, want %v (%q)", tc.name, got, tc.want, v.Evidence)
 		}
 	}
 }

@@ -27,32 +27,6 @@ func verdictTimeReport(n int) Report {
 	return r
 }
 
-// TestTimeSentencesBoundary: three lines of each finding, then a count of
-// the steps left out; three unconfirmed steps as remarks; every constant
-// age as a remark.
-func TestTimeSentencesBoundary(t *testing.T) {
-	wall := func(i int) string {
-		return fmt.Sprintf("wall %d. (20.0 Hz in wall time, 40.0 Hz in sim time; confidence 0.90)", i)
-	}
-	for _, tc := range []struct {
-		n                 int
-		findings, remarks []string
-	}{
-		{0, nil, nil},
-		{1, []string{"step 0.", "zero 0.", wall(0), "stale 0."}, []string{"jump 0.", "offset 0."}},
-		{3, []string{"step 0.", "step 1.", "step 2.", "zero 0.", "zero 1.", "zero 2.", wall(0), wall(1), wall(2), "stale 0.", "stale 1.", "stale 2."},
-			[]string{"jump 0.", "jump 1.", "jump 2.", "offset 0.", "offset 1.", "offset 2."}},
-		{4, []string{"step 0.", "step 1.", "step 2.", "1 more system clock steps (clock_steps).", "zero 0.", "zero 1.", "zero 2.", wall(0), wall(1), wall(2), "stale 0.", "stale 1.", "stale 2."},
-			[]string{"jump 0.", "jump 1.", "jump 2.", "offset 0.", "offset 1.", "offset 2.", "offset 3."}},
-	} {
-		a := &analyzer{rep: verdictTimeReport(tc.n)}
-		findings, remarks := deciderOf(a).timeSentences()
-		if !reflect.DeepEqual(findings, tc.findings) || !reflect.DeepEqual(remarks, tc.remarks) {
-			t.Errorf("%d of each:\nfindings %q\n    want %q\nremarks %q\n   want %q", tc.n, findings, tc.findings, remarks, tc.remarks)
-		}
-	}
-}
-
 // TestTimeFindingsEach: each time check's category once, whatever the
 // count, and none for what is not a finding.
 func TestTimeFindingsEach(t *testing.T) {
@@ -70,91 +44,6 @@ func TestTimeFindingsEach(t *testing.T) {
 		a := &analyzer{rep: tc.rep}
 		if got := finding.Categories(collectFindings(reportOf(a))); !reflect.DeepEqual(got, tc.want) {
 			t.Errorf("%s: %q, want %q", tc.name, got, tc.want)
-		}
-	}
-}
-
-// TestTimeLeadCommandsEach: the commands of the first finding in
-// timeSentences' order; a stuck topic's node is asked for its
-// use_sim_time when the bag names one.
-func TestTimeLeadCommandsEach(t *testing.T) {
-	two := verdictTimeReport(2)
-	for _, tc := range []struct {
-		name string
-		rep  Report
-		want []string
-	}{
-		{"none", Report{}, nil},
-		{"a step", two, []string{"chronyc tracking", "journalctl -b -u chrony -u chronyd -u systemd-timesyncd"}},
-		{"an unconfirmed step, a stuck topic", Report{ClockSteps: two.ClockSteps[1:2], StuckZero: two.StuckZero},
-			[]string{"ros2 topic info /clock --verbose", "ros2 topic info /z0 --verbose"}},
-		{"a stuck topic with nodes", Report{StuckZero: []StuckZero{{Topic: "/z", Nodes: []string{"/n (use_sim_time=true)", "/m"}}}},
-			[]string{"ros2 topic info /clock --verbose", "ros2 topic info /z --verbose", "ros2 param get /n (use_sim_time=true) use_sim_time"}},
-		{"a wall timer", Report{TimerClocks: two.TimerClocks[1:], Ages: two.Ages},
-			[]string{"ros2 topic hz /w1", "ros2 topic hz /clock", "ros2 topic info /w1 --verbose"}},
-		{"stale data", Report{TimerClocks: two.TimerClocks[1:2], Ages: two.Ages[1:]},
-			[]string{"ros2 topic delay /s1", "ros2 topic info /s1 --verbose"}},
-	} {
-		a := &analyzer{rep: tc.rep}
-		if got := deciderOf(a).timeLeadCommands(); !reflect.DeepEqual(got, tc.want) {
-			t.Errorf("%s: %q, want %q", tc.name, got, tc.want)
-		}
-	}
-}
-
-// TestTimeLeadTakes: the first finding leads when asked to and when there
-// is one; the rows' sentence becomes evidence.
-func TestTimeLeadTakes(t *testing.T) {
-	for _, tc := range []struct {
-		name string
-		rep  Report
-		lead bool
-		want Verdict
-		led  bool
-	}{
-		{"nothing to lead with", Report{}, true,
-			Verdict{Sentence: "All is well.", Commands: []string{"tf2_echo"}}, false},
-		{"a stuck topic, not asked", Report{StuckZero: []StuckZero{{Topic: "/z", Sentence: "zero."}}}, false,
-			Verdict{Sentence: "All is well.", Evidence: []string{"zero."}, Commands: []string{"tf2_echo"}}, false},
-		{"a stuck topic", Report{StuckZero: []StuckZero{{Topic: "/z", Sentence: "zero."}}}, true,
-			Verdict{Sentence: "zero.", Evidence: []string{"Sensor topics and tf: All is well."},
-				Commands: []string{"ros2 topic info /clock --verbose", "ros2 topic info /z --verbose"}}, true},
-	} {
-		a := &analyzer{rep: tc.rep}
-		v := Verdict{Sentence: "All is well.", Commands: []string{"tf2_echo"}}
-		led := deciderOf(a).timeLead(&v, tc.lead)
-		if led != tc.led || !reflect.DeepEqual(v, tc.want) {
-			t.Errorf("%s: led %v, %+v; want %v, %+v", tc.name, led, v, tc.led, tc.want)
-		}
-	}
-}
-
-// TestStuckZeroWordingWhole: "published before it received /clock"
-// becomes "never received /clock" when every topic with stamp-0 rows
-// stays at 0 its whole life; topics without such rows do not matter.
-func TestStuckZeroWordingWhole(t *testing.T) {
-	const before = "/z published before it received /clock."
-	zeroRows := func(topic string, n int) *pairStats {
-		return &pairStats{topic: topic, classes: map[Class]int{ZeroStamp: n, SameClock: 5}}
-	}
-	for _, tc := range []struct {
-		name  string
-		stuck []StuckZero
-		pairs []*pairStats
-		want  string
-	}{
-		{"whole life", []StuckZero{{Topic: "/z", Kind: StuckWholeLife}}, []*pairStats{zeroRows("/z", 3), zeroRows("/ok", 0)},
-			"/z never received /clock."},
-		{"another topic with zero rows", []StuckZero{{Topic: "/z", Kind: StuckWholeLife}}, []*pairStats{zeroRows("/z", 3), zeroRows("/y", 1)}, before},
-		{"until /clock", []StuckZero{{Topic: "/z", Kind: StuckUntilClock}}, []*pairStats{zeroRows("/z", 3)}, before},
-		{"no stuck topic", nil, nil, before},
-	} {
-		a := &analyzer{pairs: tc.pairs}
-		a.rep.StuckZero = tc.stuck
-		v := Verdict{Sentence: before}
-		deciderOf(a).stuckZeroWording(&v)
-		if v.Sentence != tc.want {
-			t.Errorf("%s: %q, want %q", tc.name, v.Sentence, tc.want)
 		}
 	}
 }

@@ -17,6 +17,3 @@ func reportOf(a *analyzer) *Report {
 	}
 	return r
 }
-
-// deciderOf reads a hand-built analyzer's report as the verdict does.
-func deciderOf(a *analyzer) decider { return decider{reportOf(a)} }

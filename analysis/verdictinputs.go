@@ -20,7 +20,7 @@ const (
 	VerdictTargetNotInTree  = "target_not_in_tree"
 	VerdictFrameNotInTree   = "frame_not_in_tree"
 	VerdictEmptyFrameID     = "empty_frame_id"
-	// VerdictTime: a finding of time hygiene (verdict_time.go) leads.
+	// VerdictTime: a finding of time hygiene (analysis/verdict/time.go) leads.
 	VerdictTime = "time"
 	// VerdictTFTree is "tf_tree:" + the leading TFFinding's kind.
 	VerdictTFTree = "tf_tree:"

@@ -5,6 +5,7 @@ import (
 	"sync/atomic"
 
 	"github.com/bagclock/bagclock/analysis"
+	"github.com/bagclock/bagclock/analysis/verdict"
 	"github.com/bagclock/bagclock/bagread"
 )
 
@@ -61,7 +62,7 @@ func analyzeBagChecked(path string, cfg analysis.Config, check func(*bagread.Bag
 	// The one place a report gets its verdict, partial reports included:
 	// analysis hands over the finished report, the verdict reads it.
 	if rep != nil {
-		analysis.Finish(rep)
+		verdict.Finish(rep)
 	}
 	return rep, err
 }

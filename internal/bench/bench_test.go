@@ -17,6 +17,7 @@ import (
 	"testing"
 
 	"github.com/bagclock/bagclock/analysis"
+	"github.com/bagclock/bagclock/analysis/verdict"
 	"github.com/bagclock/bagclock/bagread"
 	"github.com/bagclock/bagclock/cdr"
 	"github.com/bagclock/bagclock/render"
@@ -449,7 +450,7 @@ func analyzeJob(dir string, w io.Writer) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	analysis.Finish(rep)
+	verdict.Finish(rep)
 	return p.rows, jw.Finish(rep)
 }
 

@@ -1,17 +1,19 @@
-package analysis
+package verdict
 
 import (
 	"fmt"
 	"strings"
+
+	"github.com/bagclock/bagclock/analysis"
 )
 
 // nameNodes puts the node table into the verdict: when the verdict asks
 // for use_sim_time on some node, it names the node(s) the bag shows with
 // use_sim_time=false and turns the placeholder commands into real ones, or
 // says plainly that the bag cannot tell.
-func nameNodes(v *Verdict, rep *Report) {
+func nameNodes(v *analysis.Verdict, rep *analysis.Report) {
 	hasParamEvents := rep.Pass.ParamEvents
-	var off, on []NodeClock
+	var off, on []analysis.NodeClock
 	for _, n := range rep.Nodes {
 		switch n.UseSimTime {
 		case "false":

@@ -1,12 +1,14 @@
-package analysis
+package verdict
+
+import "github.com/bagclock/bagclock/analysis"
 
 // decider reads a finished report for the verdict rules and the row
 // findings: the report is all they see of the pass.
-type decider struct{ rep *Report }
+type decider struct{ rep *analysis.Report }
 
 // pairs are the report's pairs, in order of first message.
-func (d decider) pairs() []*PairSummary {
-	out := make([]*PairSummary, len(d.rep.Pairs))
+func (d decider) pairs() []*analysis.PairSummary {
+	out := make([]*analysis.PairSummary, len(d.rep.Pairs))
 	for i := range d.rep.Pairs {
 		out[i] = &d.rep.Pairs[i]
 	}
@@ -14,10 +16,10 @@ func (d decider) pairs() []*PairSummary {
 }
 
 // analysed lists the analysed topics, by name.
-func (d decider) analysed() []TopicSummary {
-	var out []TopicSummary
+func (d decider) analysed() []analysis.TopicSummary {
+	var out []analysis.TopicSummary
 	for _, t := range d.rep.Topics {
-		if t.Role == TopicAnalysed {
+		if t.Role == analysis.TopicAnalysed {
 			out = append(out, t)
 		}
 	}
@@ -26,7 +28,7 @@ func (d decider) analysed() []TopicSummary {
 
 // topicOfRole is the first topic of a role ("tf_static"), nil when the
 // bag has none.
-func (d decider) topicOfRole(role string) *TopicSummary {
+func (d decider) topicOfRole(role string) *analysis.TopicSummary {
 	for i, t := range d.rep.Topics {
 		if t.Role == role {
 			return &d.rep.Topics[i]

@@ -1,7 +1,9 @@
-package analysis
+package verdict
 
 import (
 	"strings"
+
+	"github.com/bagclock/bagclock/analysis"
 )
 
 // timeLeadCommands are the commands that confirm the time finding that
@@ -32,13 +34,13 @@ func (d decider) timeLeadCommands() []string {
 		}
 	}
 	for _, ag := range r.Ages {
-		if ag.Kind == AgeAhead && ag.Link == "" {
+		if ag.Kind == analysis.AgeAhead && ag.Link == "" {
 			return []string{"chronyc tracking", "chronyc sources -v", "ros2 topic echo " + ag.Topic + " --field header.stamp --once"}
 		}
-		if ag.Kind == AgeAhead {
+		if ag.Kind == analysis.AgeAhead {
 			return []string{"chronyc tracking", "chronyc sources -v", "ros2 run tf2_ros tf2_echo " + strings.Replace(ag.Link, "->", " ", 1)}
 		}
-		if ag.Kind == AgeStale {
+		if ag.Kind == analysis.AgeStale {
 			return []string{"ros2 topic delay " + ag.Topic, "ros2 topic info " + ag.Topic + " --verbose"}
 		}
 	}

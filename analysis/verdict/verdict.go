@@ -1,9 +1,12 @@
-package analysis
+package verdict
 
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
+
+	"github.com/bagclock/bagclock/analysis"
 )
 
 const tf2EchoNote = "(tf2_echo prints the stamp as sec.nanosec without zero-padding the nanoseconds: 120 s + 5 ms shows as 120.5000000, not 120.005)"
@@ -13,10 +16,10 @@ const tf2EchoNote = "(tf2_echo prints the stamp as sec.nanosec without zero-padd
 // that announced use_sim_time, a ROS 1 bag's publishers and advice, and
 // the damage that the rest rests on. The caller stores it in r.Verdict
 // and r.Summary.Verdict.
-func Decide(r *Report) Verdict {
+func Decide(r *analysis.Report) analysis.Verdict {
 	v := decide(r)
 	nameNodes(&v, r)
-	if r.Bag.Storage == StorageROS1 {
+	if r.Bag.Storage == analysis.StorageROS1 {
 		ros1Wording(&v, r)
 	}
 	damageWording(&v, r)
@@ -25,7 +28,7 @@ func Decide(r *Report) Verdict {
 
 // Finish stores Decide(r) in r.Verdict and its sentence in
 // r.Summary.Verdict (which the scan index shows).
-func Finish(r *Report) {
+func Finish(r *analysis.Report) {
 	r.Verdict = Decide(r)
 	r.Summary.Verdict = r.Verdict.Sentence
 }
@@ -35,15 +38,15 @@ func Finish(r *Report) {
 // time; ≈ −epoch = tf publisher on system time; 0 = no /clock yet; seconds
 // on one clock family = machines out of sync; a few ms = not a clock
 // problem; static-only = a mismatch is invisible.
-func decide(r *Report) Verdict {
+func decide(r *analysis.Report) analysis.Verdict {
 	d := decider{r}
-	v := Verdict{Evidence: []string{}, Commands: []string{}}
+	v := analysis.Verdict{Evidence: []string{}, Commands: []string{}}
 	if d.rep.Summary.Scans == 0 || len(d.rep.Pairs) == 0 {
 		v.Sentence = "No sensor messages (LaserScan, PointCloud2, Image, Imu, Range, Odometry, ...) in this bag: there is nothing to check per message."
-		v.Class = VerdictNoSensorMessages
+		v.Class = analysis.VerdictNoSensorMessages
 		if len(d.rep.Settings.ScanTopics) > 0 {
 			v.Sentence = fmt.Sprintf("The topic %s has no messages with a frame id in this bag (often a QoS mismatch while recording): there is nothing to check per message.", strings.Join(d.rep.Settings.ScanTopics, ", "))
-			v.Class = VerdictEmptyTopic
+			v.Class = analysis.VerdictEmptyTopic
 		}
 		if len(d.rep.Settings.ScanTopics) > 0 {
 			d.tfTreeLead(&v, false)
@@ -55,13 +58,13 @@ func decide(r *Report) Verdict {
 		return v
 	}
 	// Pick the pair and class that matter most.
-	order := []Class{LaserOnSystemClock, TFOnSystemClock, ZeroStamp, ClockSkew, NoTransform, StaticOnly}
-	var best *PairSummary
-	bestClass := SameClock
+	order := []analysis.Class{analysis.LaserOnSystemClock, analysis.TFOnSystemClock, analysis.ZeroStamp, analysis.ClockSkew, analysis.NoTransform, analysis.StaticOnly}
+	var best *analysis.PairSummary
+	bestClass := analysis.SameClock
 	bestN := 0
 	for _, c := range order {
 		for _, p := range d.pairs() {
-			if p.Identity() || c == NoTransform && d.startupOnly(p) {
+			if p.Identity() || c == analysis.NoTransform && d.startupOnly(p) {
 				continue
 			}
 			total := p.Rows()
@@ -69,7 +72,7 @@ func decide(r *Report) Verdict {
 			// lead the verdict: one scan before the tree exists is noise,
 			// and so are all the scans before the tree, once it exists.
 			n := p.Classes[string(c)]
-			if c == NoTransform && p.PathSeen {
+			if c == analysis.NoTransform && p.PathSeen {
 				n -= p.StartupRows
 			}
 			if n > bestN && 10*n >= total {
@@ -85,7 +88,7 @@ func decide(r *Report) Verdict {
 		// AMCL stamps ahead by its transform tolerance, should not set
 		// the "apart" figure when /scan is a few ms from odom.
 		for _, p := range d.pairs() {
-			if !p.Identity() && p.Classes[string(SameClock)] > 0 && (best == nil || math.Abs(p.MedianDiffS) < math.Abs(best.MedianDiffS)) {
+			if !p.Identity() && p.Classes[string(analysis.SameClock)] > 0 && (best == nil || math.Abs(p.MedianDiffS) < math.Abs(best.MedianDiffS)) {
 				best = p
 			}
 		}
@@ -97,7 +100,7 @@ func decide(r *Report) Verdict {
 		if best == nil {
 			p := d.pairs()[0]
 			v.Sentence = fmt.Sprintf("%s is in the target frame '%s' already (frame_id '%s'): no transform to check; choose another target (--target-frame).", p.Topic, p.TargetFrame, p.FrameID)
-			v.Class = VerdictTargetIsFrame
+			v.Class = analysis.VerdictTargetIsFrame
 			// The target note is about the tool's settings; a jump in the
 			// bag's own time is what its user must not miss.
 			if n := d.rep.Counts.ClockJumps + d.rep.Counts.StampJumps; n > 0 {
@@ -107,12 +110,12 @@ func decide(r *Report) Verdict {
 			d.jumpEvidence(&v)
 			return v
 		}
-		bestN = best.Classes[string(SameClock)]
+		bestN = best.Classes[string(analysis.SameClock)]
 	}
 	// A sensor off /clock on a path tf cannot judge is the fault to name,
 	// before skew, a missing link or a static-only path.
 	offClock := false
-	if bestClass != LaserOnSystemClock && bestClass != TFOnSystemClock && bestClass != ZeroStamp {
+	if bestClass != analysis.LaserOnSystemClock && bestClass != analysis.TFOnSystemClock && bestClass != analysis.ZeroStamp {
 		if p, c := d.rep.OffClockPair(); p != nil {
 			best, bestClass, bestN, offClock = p, c, p.Classes[string(c)], true
 		}
@@ -125,46 +128,46 @@ func decide(r *Report) Verdict {
 	}
 	drops := best.Drops()
 	total := best.Rows()
-	unit := UnitOf(best.Type)
+	unit := analysis.UnitOf(best.Type)
 	if best.DiffRows > 0 && ps.Stalest != "" {
 		v.Evidence = append(v.Evidence, fmt.Sprintf("%s → %s: %d of %d %s are %s; median diff (%s stamp − latest %s) %s, range %s .. %s.",
-			topic, target, bestN, total, unit, bestClass, strings.TrimSuffix(unit, "s"), ps.Stalest, FmtS(ps.MedianDiffS), FmtS(ps.MinDiffS), FmtS(ps.MaxDiffS)))
-	} else if bestClass != NoTransform {
+			topic, target, bestN, total, unit, bestClass, strings.TrimSuffix(unit, "s"), ps.Stalest, analysis.FmtS(ps.MedianDiffS), analysis.FmtS(ps.MinDiffS), analysis.FmtS(ps.MaxDiffS)))
+	} else if bestClass != analysis.NoTransform {
 		v.Evidence = append(v.Evidence, fmt.Sprintf("%s → %s: %d of %d %s are %s (no dynamic transform on the path to compare stamps with).",
 			topic, target, bestN, total, unit, bestClass))
 	}
 	if len(best.Filter) > 0 && (d.hasTF() || best.Filter["dropped_empty_frame"] > 0) {
 		v.Evidence = append(v.Evidence, fmt.Sprintf("%s filter (queue %d, cache %.0f s): %s.", ps.Consumer,
-			best.QueueSize, r.Settings.CacheTimeS, CountsText(best.Filter)))
+			best.QueueSize, r.Settings.CacheTimeS, analysis.CountsText(best.Filter)))
 	}
 	v.Class = string(bestClass)
 	device := d.deviceClock(best.Topic)
 	switch {
 	case offClock:
 		d.offClockVerdict(&v, best, bestClass)
-	case bestClass == LaserOnSystemClock:
-		v.Sentence = fmt.Sprintf("The %s publishes %s with system time while tf follows %s: set use_sim_time:=true on the node publishing %s.", PublisherNoun(best.Type), topic, clockName, topic)
-		if all := d.topicsWithClass(LaserOnSystemClock, best); len(all) > 1 {
-			v.Sentence = fmt.Sprintf("The drivers of %s publish with system time while tf follows %s: set use_sim_time:=true on the nodes publishing them.", JoinNames(all), clockName)
+	case bestClass == analysis.LaserOnSystemClock:
+		v.Sentence = fmt.Sprintf("The %s publishes %s with system time while tf follows %s: set use_sim_time:=true on the node publishing %s.", analysis.PublisherNoun(best.Type), topic, clockName, topic)
+		if all := d.topicsWithClass(analysis.LaserOnSystemClock, best); len(all) > 1 {
+			v.Sentence = fmt.Sprintf("The drivers of %s publish with system time while tf follows %s: set use_sim_time:=true on the nodes publishing them.", analysis.JoinNames(all), clockName)
 		}
 		v.Evidence = append(v.Evidence, "A "+strings.TrimSuffix(unit, "s")+" stamped ~1.79e9 s ahead of tf waits for a transform that never comes; the filter drops it when the queue is full (\"discarding message because the queue is full\").")
 		v.Commands = append(v.Commands, listUseSimTimeCmd)
-	case bestClass == TFOnSystemClock && device != nil:
+	case bestClass == analysis.TFOnSystemClock && device != nil:
 		// The small stamps are the sensor's own clock, not sim time: tf
 		// and the recorder agree on system time.
-		v.Sentence = DeviceClockSentence(*device)
-		v.Class = VerdictTime
+		v.Sentence = analysis.DeviceClockSentence(*device)
+		v.Class = analysis.VerdictTime
 		v.Commands = append(v.Commands, "ros2 topic echo "+best.Topic+" --field header.stamp --once", "ros2 param list <the driver node> | grep -i -e time -e stamp")
-	case bestClass == TFOnSystemClock:
+	case bestClass == analysis.TFOnSystemClock:
 		link := strings.SplitN(ps.Stalest, " on ", 2)[0]
 		v.Sentence = fmt.Sprintf("A tf publisher stamps %s with system time while %s follows %s: set use_sim_time:=true on the node publishing %s (robot_state_publisher or the odometry node).", link, topic, clockName, link)
 		v.Evidence = append(v.Evidence, fmt.Sprintf("A %s ~1.79e9 s behind tf is more than the cache time (%.0f s) older than the latest transform: dropped at once as \"earlier than all the data in the transform cache\".", strings.TrimSuffix(unit, "s"), r.Settings.CacheTimeS))
 		v.Commands = append(v.Commands, listUseSimTimeCmd)
-	case bestClass == ZeroStamp:
+	case bestClass == analysis.ZeroStamp:
 		d.zeroStampVerdict(&v, best, bestN)
 		d.stuckZeroWording(&v)
-	case bestClass == ClockSkew:
-		v.Sentence = fmt.Sprintf("%s and tf (%s) are %s apart on the same clock: the machines' clocks are out of sync; synchronise them (chrony/NTP).", topic, strings.SplitN(ps.Stalest, " on ", 2)[0], FmtS(ps.MedianDiffS))
+	case bestClass == analysis.ClockSkew:
+		v.Sentence = fmt.Sprintf("%s and tf (%s) are %s apart on the same clock: the machines' clocks are out of sync; synchronise them (chrony/NTP).", topic, strings.SplitN(ps.Stalest, " on ", 2)[0], analysis.FmtS(ps.MedianDiffS))
 		if zoneOffset(ps.MedianDiffS) {
 			v.Sentence = zoneSkewSentence(topic, strings.SplitN(ps.Stalest, " on ", 2)[0], ps.MedianDiffS)
 			v.Commands = append(v.Commands, "timedatectl")
@@ -177,43 +180,43 @@ func decide(r *Report) Verdict {
 			v.Evidence = append(v.Evidence, fmt.Sprintf("Within the cache time (%.0f s) tf2 still finds a transform for scans that lag tf; scans ahead of tf wait.", r.Settings.CacheTimeS))
 		}
 		v.Commands = append(v.Commands, "chronyc tracking", "chronyc sources -v")
-	case bestClass == NoTransform:
+	case bestClass == analysis.NoTransform:
 		if !d.noTransformVerdict(&v, best) {
 			v.Sentence = fmt.Sprintf("No transform connects %s (frame '%s') to '%s' in this bag: this is not a clock problem; check the tf tree and the frame names.", topic, frame, target)
-			v.Class = string(NoTransform)
+			v.Class = string(analysis.NoTransform)
 			if d.rep.NeverConnected(best) {
 				v.Sentence = d.rep.MissingLinkSentence(best)
-				v.Class = VerdictMissingLink
+				v.Class = analysis.VerdictMissingLink
 			}
 			v.Commands = append(v.Commands, "ros2 run tf2_tools view_frames")
 		}
-	case bestClass == StaticOnly:
+	case bestClass == analysis.StaticOnly:
 		v.Sentence = fmt.Sprintf("Only static transforms link '%s' to '%s': a clock mismatch is invisible on this path; choose a target across a dynamic link (e.g. --target-frame odom).", frame, target)
-		v.Class = string(StaticOnly)
+		v.Class = string(analysis.StaticOnly)
 	default:
 		if back := r.Counts.BackwardJumps; back > 0 {
-			v.Sentence = fmt.Sprintf("/clock jumps back %s (a looping bag or a simulator reset): every sim-time node clears its tf buffer each time; %s and tf are otherwise on the same clock (median %s apart).", Plural(back, "time"), topic, FmtS(ps.MedianDiffS))
+			v.Sentence = fmt.Sprintf("/clock jumps back %s (a looping bag or a simulator reset): every sim-time node clears its tf buffer each time; %s and tf are otherwise on the same clock (median %s apart).", analysis.Plural(back, "time"), topic, analysis.FmtS(ps.MedianDiffS))
 			if drops > 0 {
 				// Start-up drops are already out: these came later than a
 				// refill takes.
-				v.Sentence = strings.TrimSuffix(v.Sentence, ".") + fmt.Sprintf(", yet %s %s dropped outside start-up: not a clock problem; check that every tf publisher restarts with the simulator, the frame names and the queue size.", Plural(drops, strings.TrimSuffix(unit, "s")), wasWere(drops))
+				v.Sentence = strings.TrimSuffix(v.Sentence, ".") + fmt.Sprintf(", yet %s %s dropped outside start-up: not a clock problem; check that every tf publisher restarts with the simulator, the frame names and the queue size.", analysis.Plural(drops, strings.TrimSuffix(unit, "s")), wasWere(drops))
 			}
-			v.Class = VerdictClockJumpBack
+			v.Class = analysis.VerdictClockJumpBack
 		} else if drops > 0 && d.aheadDropsVerdict(&v, best, unit, ps.MedianDiffS) {
 			// The sensor's machine runs ahead: its clock, not tf, drops them.
 		} else if drops > 0 {
-			v.Sentence = fmt.Sprintf("%s and tf are on the same clock (median %s apart), yet %s %s dropped: not a clock problem; look at the tf tree, the frame names and the queue size.", topic, FmtS(ps.MedianDiffS), Plural(drops, strings.TrimSuffix(unit, "s")), wasWere(drops))
+			v.Sentence = fmt.Sprintf("%s and tf are on the same clock (median %s apart), yet %s %s dropped: not a clock problem; look at the tf tree, the frame names and the queue size.", topic, analysis.FmtS(ps.MedianDiffS), analysis.Plural(drops, strings.TrimSuffix(unit, "s")), wasWere(drops))
 			if link := strings.SplitN(ps.Stalest, " on ", 2)[0]; link != "" {
-				v.Sentence = fmt.Sprintf("%s and tf are on the same clock (median %s apart), yet %s %s dropped: not a clock problem; the stalest link on their path is mostly %s: check its publisher's rate and gaps, then the queue size.", topic, FmtS(ps.MedianDiffS), Plural(drops, strings.TrimSuffix(unit, "s")), wasWere(drops), ps.Stalest)
+				v.Sentence = fmt.Sprintf("%s and tf are on the same clock (median %s apart), yet %s %s dropped: not a clock problem; the stalest link on their path is mostly %s: check its publisher's rate and gaps, then the queue size.", topic, analysis.FmtS(ps.MedianDiffS), analysis.Plural(drops, strings.TrimSuffix(unit, "s")), wasWere(drops), ps.Stalest)
 			}
-			v.Class = VerdictSameClockDrops
+			v.Class = analysis.VerdictSameClockDrops
 		} else {
 			names := d.sameClockTopics(topic)
 			noun := strings.TrimSuffix(unit, "s")
 			if names != topic && !d.allOfType(best.Type) {
 				noun = "message" // the topics are of several types
 			}
-			v.Sentence = fmt.Sprintf("%s and tf are on the same clock (median %s apart) and no %s is dropped by the %s"+noClockProblem+".", names, FmtS(ps.MedianDiffS), noun, d.filterNames(ps.Consumer))
+			v.Sentence = fmt.Sprintf("%s and tf are on the same clock (median %s apart) and no %s is dropped by the %s"+noClockProblem+".", names, analysis.FmtS(ps.MedianDiffS), noun, d.filterNames(ps.Consumer))
 			if n := r.Counts.ClockJumps + r.Counts.StampJumps; n > 0 {
 				// A jump that is not proven a clock step (a pause of every
 				// publisher looks the same) is no fault, but a "no problem"
@@ -223,9 +226,9 @@ func decide(r *Report) Verdict {
 			} else if t := lookAlikeTimers(r); len(t) > 0 {
 				// "No clock problem" must not claim the timers it could
 				// not judge.
-				v.Sentence = strings.TrimSuffix(v.Sentence, ".") + fmt.Sprintf(", though the bag cannot tell whether %s follows a wall or a sim timer (see the evidence).", JoinNames(t))
+				v.Sentence = strings.TrimSuffix(v.Sentence, ".") + fmt.Sprintf(", though the bag cannot tell whether %s follows a wall or a sim timer (see the evidence).", analysis.JoinNames(t))
 			}
-			v.Class = VerdictNoProblem
+			v.Class = analysis.VerdictNoProblem
 		}
 	}
 	d.jumpEvidence(&v)
@@ -236,22 +239,22 @@ func decide(r *Report) Verdict {
 	d.clockUnusedEvidence(&v)
 	d.offClockEvidence(&v)
 	d.timeZoneEvidence(&v)
-	healthy := bestClass == SameClock && drops == 0 && r.Counts.BackwardJumps == 0
+	healthy := bestClass == analysis.SameClock && drops == 0 && r.Counts.BackwardJumps == 0
 	// A clock fault outranks drops on a shared clock: those drops are
 	// then evidence, not the cause.
-	if d.timeLead(&v, healthy || (v.Class == VerdictSameClockDrops && d.clockFaultFinding())) {
+	if d.timeLead(&v, healthy || (v.Class == analysis.VerdictSameClockDrops && d.clockFaultFinding())) {
 		// A finding about time (stale data, a wall timer, a clock step)
 		// leads; the tf tree and empty topics become evidence.
-		v.Class = VerdictTime
+		v.Class = analysis.VerdictTime
 		healthy = false
 	}
 	d.tfTreeLead(&v, healthy)
 	d.emptyTopicsLead(&v, healthy)
-	d.syncLead(&v, healthy && v.Class == VerdictNoProblem)
+	d.syncLead(&v, healthy && v.Class == analysis.VerdictNoProblem)
 	if n := r.Counts.RosoutLines; n > 0 {
-		v.Evidence = append(v.Evidence, fmt.Sprintf("/rosout recorded %s; %s match a predicted drop.", Plural(n, "filter-drop / jump-back line"), Plural(r.Counts.MatchedDrops, "drop line")))
+		v.Evidence = append(v.Evidence, fmt.Sprintf("/rosout recorded %s; %s match a predicted drop.", analysis.Plural(n, "filter-drop / jump-back line"), analysis.Plural(r.Counts.MatchedDrops, "drop line")))
 	}
-	if v.Class == VerdictTime {
+	if v.Class == analysis.VerdictTime {
 		return v // timeLead gave the commands that confirm its finding
 	}
 	v.Commands = append(v.Commands, fmt.Sprintf("ros2 topic echo %s --field header.stamp --once", topic))
@@ -276,11 +279,11 @@ func wasWere(n int) string {
 // before the tf tree: every row found no transform, yet the frame is
 // connected to the target once the bag is read (a topic with one message
 // at the very start).
-func (d decider) startupOnly(p *PairSummary) bool {
+func (d decider) startupOnly(p *analysis.PairSummary) bool {
 	if p.PathSeen || p.FrameID == "" {
 		return false
 	}
-	if p.Classes[string(NoTransform)] != p.Rows() {
+	if p.Classes[string(analysis.NoTransform)] != p.Rows() {
 		return false
 	}
 	return p.ConnectedAtEnd && !p.Identity()
@@ -321,7 +324,7 @@ func (d decider) analysedWithMessages() []string {
 func (d decider) emptyFrameTopics() (topics []string, n int) {
 	for _, p := range d.pairs() {
 		if k := p.Filter["dropped_empty_frame"]; k > 0 {
-			if !contains(topics, p.Topic) {
+			if !slices.Contains(topics, p.Topic) {
 				topics = append(topics, p.Topic)
 			}
 			n += k
@@ -334,7 +337,7 @@ func (d decider) emptyFrameTopics() (topics []string, n int) {
 // an empty frame_id, a bag without tf, or a frame no transform names. It
 // reports false for the remaining case (the frame is in the tree but not
 // connected to the target), which the caller words.
-func (d decider) noTransformVerdict(v *Verdict, best *PairSummary) bool {
+func (d decider) noTransformVerdict(v *analysis.Verdict, best *analysis.PairSummary) bool {
 	topic, frame := best.Topic, best.FrameID
 	if ets, n := d.emptyFrameTopics(); n > 0 {
 		d.emptyFrameSentence(v, ets, n)
@@ -344,8 +347,8 @@ func (d decider) noTransformVerdict(v *Verdict, best *PairSummary) bool {
 		return true
 	}
 	if !d.hasTF() {
-		v.Sentence = fmt.Sprintf("This bag has no /tf or /tf_static: the clocks of %s cannot be checked against transforms; record tf with the sensors (ros2 bag record /tf /tf_static ...).", JoinNames(d.analysedWithMessages()))
-		v.Class = VerdictNoTF
+		v.Sentence = fmt.Sprintf("This bag has no /tf or /tf_static: the clocks of %s cannot be checked against transforms; record tf with the sensors (ros2 bag record /tf /tf_static ...).", analysis.JoinNames(d.analysedWithMessages()))
+		v.Class = analysis.VerdictNoTF
 		v.Evidence = append(v.Evidence, "Without transforms no consumer can place these messages in a fixed frame, and no clock mismatch between sensors and tf can show; the message stamps can only be compared with record time (skew table).")
 		v.Commands = append(v.Commands, "ros2 topic info /tf --verbose", "ros2 topic info /tf_static --verbose")
 		return true
@@ -357,7 +360,7 @@ func (d decider) noTransformVerdict(v *Verdict, best *PairSummary) bool {
 			list += fmt.Sprintf(" and %d more", total-len(names))
 		}
 		v.Sentence = fmt.Sprintf("The target frame '%s' is not in this bag's tf tree (it has %s): %s cannot be checked against tf there; choose a frame of the tree with --target-frame.", best.TargetFrame, list, topic)
-		v.Class = VerdictTargetNotInTree
+		v.Class = analysis.VerdictTargetNotInTree
 		v.Commands = append(v.Commands, "ros2 run tf2_tools view_frames")
 		return true
 	}
@@ -368,7 +371,7 @@ func (d decider) noTransformVerdict(v *Verdict, best *PairSummary) bool {
 			list += fmt.Sprintf(" and %d more", total-len(names))
 		}
 		v.Sentence = fmt.Sprintf("No transform in this bag names %s's frame '%s' (the tf tree has %s): its clock cannot be checked against tf; record the transform that places '%s' (usually a static one from robot_state_publisher), or fix the frame_id.", topic, frame, list, frame)
-		v.Class = VerdictFrameNotInTree
+		v.Class = analysis.VerdictFrameNotInTree
 		if ts := d.topicOfRole("tf_static"); ts != nil && ts.Messages == 0 {
 			v.Evidence = append(v.Evidence, fmt.Sprintf("%s was recorded without any message: the static transforms were not recorded (they are published once, latched, often before the recording starts).", ts.Topic))
 		}
@@ -381,10 +384,10 @@ func (d decider) noTransformVerdict(v *Verdict, best *PairSummary) bool {
 // emptyFrameSentence heads the verdict with messages whose frame_id is
 // empty: tf2_ros::MessageFilter drops each with its own reason, whatever
 // the clocks.
-func (d decider) emptyFrameSentence(v *Verdict, topics []string, n int) {
-	v.Class = VerdictEmptyFrameID
+func (d decider) emptyFrameSentence(v *analysis.Verdict, topics []string, n int) {
+	v.Class = analysis.VerdictEmptyFrameID
 	v.Sentence = fmt.Sprintf("%s %s %s with an empty frame_id: tf2_ros::MessageFilter drops every one (\"Message Filter dropping message: frame '' at time … for reason 'the frame id of the message is empty'\"); set the frame_id in the publisher (often its frame_id parameter).",
-		JoinNames(topics), hasHave(len(topics)), Plural(n, "message"))
+		analysis.JoinNames(topics), hasHave(len(topics)), analysis.Plural(n, "message"))
 	for _, t := range topics {
 		if len(v.Commands) < 3 {
 			v.Commands = append(v.Commands, fmt.Sprintf("ros2 topic echo %s --field header.frame_id --once", t))
@@ -402,16 +405,16 @@ func hasHave(n int) string {
 // zeroStampVerdict words messages stamped 0: with /clock, a sim-time
 // driver that published before its first /clock; without /clock, the bag
 // cannot show which of a clock never set or a stamp never filled in.
-func (d decider) zeroStampVerdict(v *Verdict, best *PairSummary, n int) {
+func (d decider) zeroStampVerdict(v *analysis.Verdict, best *analysis.PairSummary, n int) {
 	z := d.rep.ZeroStamp
-	topic, unit := best.Topic, UnitOf(best.Type)
-	all := d.topicsWithClass(ZeroStamp, best)
+	topic, unit := best.Topic, analysis.UnitOf(best.Type)
+	all := d.topicsWithClass(analysis.ZeroStamp, best)
 	if d.rep.Pass.HasClock {
-		v.Sentence = fmt.Sprintf("%s has %s stamped 0: the %s uses sim time but published before it received /clock; tf2 pairs those %s with the latest pose.", topic, Plural(n, strings.TrimSuffix(unit, "s")), PublisherNoun(best.Type), unit)
-		v.Class = string(ZeroStamp)
+		v.Sentence = fmt.Sprintf("%s has %s stamped 0: the %s uses sim time but published before it received /clock; tf2 pairs those %s with the latest pose.", topic, analysis.Plural(n, strings.TrimSuffix(unit, "s")), analysis.PublisherNoun(best.Type), unit)
+		v.Class = string(analysis.ZeroStamp)
 		if len(all) > 1 {
-			v.Sentence = fmt.Sprintf("%s are stamped 0 (%s): their drivers use sim time but published before they received /clock; tf2 pairs those messages with the latest pose.", JoinNames(all), Plural(z.Count, "message"))
-			v.Class = string(ZeroStamp)
+			v.Sentence = fmt.Sprintf("%s are stamped 0 (%s): their drivers use sim time but published before they received /clock; tf2 pairs those messages with the latest pose.", analysis.JoinNames(all), analysis.Plural(z.Count, "message"))
+			v.Class = string(analysis.ZeroStamp)
 		}
 		if z.BeforeFirstClock == 0 {
 			v.Evidence = append(v.Evidence, "None of them arrived before the first recorded /clock: /clock was published, yet the driver never received it (its /clock subscription, QoS or ROS_DOMAIN_ID differs, or it ignores sim time for stamps).")
@@ -419,16 +422,16 @@ func (d decider) zeroStampVerdict(v *Verdict, best *PairSummary, n int) {
 			v.Evidence = append(v.Evidence, fmt.Sprintf("%d of them arrived before the first /clock.", z.BeforeFirstClock))
 		}
 	} else {
-		v.Sentence = fmt.Sprintf("%s has %s stamped 0 and the bag has no /clock: the %s's clock read 0 (a node with use_sim_time:=true and no /clock publisher has ROS time 0) or it never fills in header.stamp; tf2 pairs such %s with the latest transform.", topic, Plural(n, strings.TrimSuffix(unit, "s")), PublisherNoun(best.Type), unit)
-		v.Class = string(ZeroStamp)
+		v.Sentence = fmt.Sprintf("%s has %s stamped 0 and the bag has no /clock: the %s's clock read 0 (a node with use_sim_time:=true and no /clock publisher has ROS time 0) or it never fills in header.stamp; tf2 pairs such %s with the latest transform.", topic, analysis.Plural(n, strings.TrimSuffix(unit, "s")), analysis.PublisherNoun(best.Type), unit)
+		v.Class = string(analysis.ZeroStamp)
 		if len(all) > 1 {
-			v.Sentence = fmt.Sprintf("%s have messages stamped 0 (%s) and the bag has no /clock: their publishers' clocks read 0 (use_sim_time:=true with no /clock publisher) or they never fill in header.stamp; tf2 pairs such messages with the latest transform.", JoinNames(all), Plural(z.Count, "message"))
-			v.Class = string(ZeroStamp)
+			v.Sentence = fmt.Sprintf("%s have messages stamped 0 (%s) and the bag has no /clock: their publishers' clocks read 0 (use_sim_time:=true with no /clock publisher) or they never fill in header.stamp; tf2 pairs such messages with the latest transform.", analysis.JoinNames(all), analysis.Plural(z.Count, "message"))
+			v.Class = string(analysis.ZeroStamp)
 		}
 	}
 	if z.Costed > 0 {
 		v.Evidence = append(v.Evidence, fmt.Sprintf("Cost (pose at the real time vs latest pose) over %s: median %.3f m / %.2f°, max %.3f m / %.2f°.",
-			Plural(z.Costed, "message"), z.MedianDisplacementM, z.MedianRotationDeg, z.MaxDisplacementM, z.MaxRotationDeg))
+			analysis.Plural(z.Costed, "message"), z.MedianDisplacementM, z.MedianRotationDeg, z.MaxDisplacementM, z.MaxRotationDeg))
 	}
 	if !d.hasTF() {
 		v.Evidence = append(v.Evidence, "The bag has no /tf or /tf_static: what a zero stamp costs in pose cannot be measured here.")
@@ -436,19 +439,19 @@ func (d decider) zeroStampVerdict(v *Verdict, best *PairSummary, n int) {
 	v.Commands = append(v.Commands, listUseSimTimeCmd)
 }
 
-func (d decider) jumpEvidence(v *Verdict) {
+func (d decider) jumpEvidence(v *analysis.Verdict) {
 	r := d.rep
 	if n := r.Counts.BackwardJumps; n > 0 {
-		v.Evidence = append(v.Evidence, fmt.Sprintf("/clock jumps back %s (bag loop or simulator reset): every sim-time node logs \"Detected jump back in time. Clearing TF buffer.\" and loses its tf.", Plural(n, "time")))
+		v.Evidence = append(v.Evidence, fmt.Sprintf("/clock jumps back %s (bag loop or simulator reset): every sim-time node logs \"Detected jump back in time. Clearing TF buffer.\" and loses its tf.", analysis.Plural(n, "time")))
 	}
 	if f := r.Counts.ClockJumps - r.Counts.BackwardJumps; f > 0 {
-		v.Evidence = append(v.Evidence, fmt.Sprintf("/clock jumps forward %s.", Plural(f, "time")))
+		v.Evidence = append(v.Evidence, fmt.Sprintf("/clock jumps forward %s.", analysis.Plural(f, "time")))
 	}
 	if r.Counts.StampJumps > 0 {
-		v.Evidence = append(v.Evidence, StampJumpSentence(r))
+		v.Evidence = append(v.Evidence, analysis.StampJumpSentence(r))
 	}
 	if r.Counts.Stalls > 0 {
-		v.Evidence = append(v.Evidence, fmt.Sprintf("/clock stalls %s while record time runs.", Plural(r.Counts.Stalls, "time")))
+		v.Evidence = append(v.Evidence, fmt.Sprintf("/clock stalls %s while record time runs.", analysis.Plural(r.Counts.Stalls, "time")))
 	}
 	if cr := r.ClockRate; cr != nil && cr.RealTimeFactor > 0 && (cr.RealTimeFactor < 0.9 || cr.RealTimeFactor > 1.1) {
 		v.Evidence = append(v.Evidence, fmt.Sprintf("/clock runs at %.2fx record time.", cr.RealTimeFactor))
@@ -477,14 +480,14 @@ func (d decider) sameClockTopics(topic string) string {
 		if p.Identity() || p.Topic == topic {
 			continue
 		}
-		n, same := 0, p.Classes[string(SameClock)]
+		n, same := 0, p.Classes[string(analysis.SameClock)]
 		for _, c := range p.Classes {
 			n += c
 		}
 		if 10*same < 9*n { // not (almost) all on the same clock
 			return topic
 		}
-		if !contains(names, p.Topic) {
+		if !slices.Contains(names, p.Topic) {
 			names = append(names, p.Topic)
 		}
 	}
@@ -507,10 +510,10 @@ func (d decider) allOfType(typ string) bool {
 
 // topicsWithClass lists best's topic first, then every other analysed
 // topic whose rows are (almost) all of class c.
-func (d decider) topicsWithClass(c Class, best *PairSummary) []string {
+func (d decider) topicsWithClass(c analysis.Class, best *analysis.PairSummary) []string {
 	names := []string{best.Topic}
 	for _, p := range d.pairs() {
-		if p.Identity() || contains(names, p.Topic) {
+		if p.Identity() || slices.Contains(names, p.Topic) {
 			continue
 		}
 		n := 0
@@ -529,7 +532,7 @@ func (d decider) topicsWithClass(c Class, best *PairSummary) []string {
 func (d decider) filterNames(first string) string {
 	names := []string{first}
 	for _, p := range d.pairs() {
-		if !p.Identity() && !contains(names, p.Consumer) {
+		if !p.Identity() && !slices.Contains(names, p.Consumer) {
 			names = append(names, p.Consumer)
 		}
 	}
@@ -542,19 +545,19 @@ func (d decider) filterNames(first string) string {
 // topicEvidence says why a default target is not odom, and adds one line
 // for start-up drops (emptyTopicsLead words
 // analysed topics without messages).
-func (d decider) topicEvidence(v *Verdict) {
+func (d decider) topicEvidence(v *analysis.Verdict) {
 	// Which target the default chose, when it is not odom.
-	v.Evidence = append(v.Evidence, TargetEvidence(d.rep.Settings.TargetDecisions)...)
+	v.Evidence = append(v.Evidence, analysis.TargetEvidence(d.rep.Settings.TargetDecisions)...)
 	n, reset := 0, 0
 	for _, p := range d.rep.Pairs {
 		n += p.StartupDrops - p.ResetDrops
 		reset += p.ResetDrops
 	}
 	if n > 0 {
-		v.Evidence = append(v.Evidence, fmt.Sprintf("%s stamped before the first transform on %s path %s dropped at start-up (the sensors started before the tf tree): harmless, not counted as drops.", Plural(n, "message"), map[bool]string{true: "its", false: "their"}[n == 1], wasWere(n)))
+		v.Evidence = append(v.Evidence, fmt.Sprintf("%s stamped before the first transform on %s path %s dropped at start-up (the sensors started before the tf tree): harmless, not counted as drops.", analysis.Plural(n, "message"), map[bool]string{true: "its", false: "their"}[n == 1], wasWere(n)))
 	}
 	if reset > 0 {
-		v.Evidence = append(v.Evidence, fmt.Sprintf("%s %s dropped within the first %g s of sim time after a /clock jump back, while tf2's cleared buffer refilled (a start-up again, as after a simulator reset or a bag loop): harmless, not counted as drops.", Plural(reset, "message"), wasWere(reset), d.rep.Settings.CacheTimeS))
+		v.Evidence = append(v.Evidence, fmt.Sprintf("%s %s dropped within the first %g s of sim time after a /clock jump back, while tf2's cleared buffer refilled (a start-up again, as after a simulator reset or a bag loop): harmless, not counted as drops.", analysis.Plural(reset, "message"), wasWere(reset), d.rep.Settings.CacheTimeS))
 	}
 }
 
@@ -563,9 +566,9 @@ func (d decider) topicEvidence(v *Verdict) {
 // their time, but a node without use_sim_time) and, in bags without
 // /clock, topics and links whose stamps are on another family than the
 // others. Each kind is one line, with a count and three examples.
-func (d decider) otherClockEvidence(v *Verdict) {
+func (d decider) otherClockEvidence(v *analysis.Verdict) {
 	r := d.rep
-	var dyn Sample
+	var dyn analysis.Sample
 	for _, l := range r.TFTree {
 		if !l.Static {
 			dyn.Add(float64(l.NewestNS))
@@ -576,7 +579,7 @@ func (d decider) otherClockEvidence(v *Verdict) {
 		var names []string
 		var stamp float64
 		for _, l := range r.TFTree {
-			if l.Static && math.Abs(float64(l.NewestNS)-ref) >= float64(EpochThresholdNS) {
+			if l.Static && math.Abs(float64(l.NewestNS)-ref) >= float64(analysis.EpochThresholdNS) {
 				names = append(names, l.Parent+"->"+l.Child+" on "+l.Topic)
 				stamp = float64(l.NewestNS)
 			}
@@ -585,10 +588,10 @@ func (d decider) otherClockEvidence(v *Verdict) {
 		case 0:
 		case 1:
 			v.Evidence = append(v.Evidence, fmt.Sprintf("Static link %s is stamped %s while dynamic tf is near %s: its publisher runs on another clock (use_sim_time not set); tf2 ignores static stamps, so it does no harm here.",
-				names[0], FmtS(stamp/1e9), FmtS(ref/1e9)))
+				names[0], analysis.FmtS(stamp/1e9), analysis.FmtS(ref/1e9)))
 		default:
 			v.Evidence = append(v.Evidence, fmt.Sprintf("%d static links are stamped on another clock than dynamic tf (near %s), e.g. %s: their publishers run without use_sim_time; tf2 ignores static stamps, so it does no harm here.",
-				len(names), FmtS(ref/1e9), examples(names)))
+				len(names), analysis.FmtS(ref/1e9), examples(names)))
 		}
 	}
 	if d.rep.Pass.HasClock {
@@ -597,15 +600,15 @@ func (d decider) otherClockEvidence(v *Verdict) {
 	var mixed []string
 	var median float64
 	for _, s := range r.Skew {
-		if s.Kind == SkewDifferentClock {
-			mixed = append(mixed, SkewName(s))
+		if s.Kind == analysis.SkewDifferentClock {
+			mixed = append(mixed, analysis.SkewName(s))
 			median = s.MedianS
 		}
 	}
 	switch len(mixed) {
 	case 0:
 	case 1:
-		v.Evidence = append(v.Evidence, fmt.Sprintf("%s: header stamps are %s behind record time, on another clock than the other topics and links, and the bag has no /clock: its publisher runs on another clock (use_sim_time set without /clock, or a machine whose clock was never set).", mixed[0], FmtS(median)))
+		v.Evidence = append(v.Evidence, fmt.Sprintf("%s: header stamps are %s behind record time, on another clock than the other topics and links, and the bag has no /clock: its publisher runs on another clock (use_sim_time set without /clock, or a machine whose clock was never set).", mixed[0], analysis.FmtS(median)))
 	default:
 		v.Evidence = append(v.Evidence, fmt.Sprintf("%d topics and links are stamped on another clock than the rest of the bag (no /clock), e.g. %s: their publishers run on another clock.", len(mixed), examples(mixed)))
 	}
@@ -632,25 +635,25 @@ func joinList(names []string) string {
 // instead of per topic), sim-time stamps without /clock (what that means
 // for replay), and a constant offset on every topic (machines out of sync,
 // or a bag re-recorded from a replay without --clock).
-func (d decider) recorderClockEvidence(v *Verdict) {
+func (d decider) recorderClockEvidence(v *analysis.Verdict) {
 	r := d.rep
 	var sim, recSim, offset []string
-	var lags []LagSample
-	var simAge Sample
-	allOffset, offsets := true, Sample{}
+	var lags []analysis.LagSample
+	var simAge analysis.Sample
+	allOffset, offsets := true, analysis.Sample{}
 	for _, s := range r.Skew {
 		switch s.Kind {
-		case SkewSimTime:
-			sim = append(sim, SkewName(s))
+		case analysis.SkewSimTime:
+			sim = append(sim, analysis.SkewName(s))
 			simAge.Add(s.MedianS)
-		case SkewRecorderSimTime:
-			recSim = append(recSim, SkewName(s))
-		case SkewConstantOffset:
-			offset = append(offset, fmt.Sprintf("%s (%s)", SkewName(s), FmtDur(s.MedianS)))
+		case analysis.SkewRecorderSimTime:
+			recSim = append(recSim, analysis.SkewName(s))
+		case analysis.SkewConstantOffset:
+			offset = append(offset, fmt.Sprintf("%s (%s)", analysis.SkewName(s), analysis.FmtDur(s.MedianS)))
 			offsets.Add(s.MedianS)
-			lags = append(lags, LagSample{Age: s.MedianS, Pub: s.PublishMedianS, HasPub: s.PublishMedianS != 0})
+			lags = append(lags, analysis.LagSample{Age: s.MedianS, Pub: s.PublishMedianS, HasPub: s.PublishMedianS != 0})
 		}
-		if s.Kind != SkewConstantOffset && s.Count >= MinSkewSamples {
+		if s.Kind != analysis.SkewConstantOffset && s.Count >= analysis.MinSkewSamples {
 			allOffset = false
 		}
 	}
@@ -660,9 +663,9 @@ func (d decider) recorderClockEvidence(v *Verdict) {
 			what = fmt.Sprintf("%d of %d stamped topics and tf links (%s)", len(sim), n, examples(sim))
 		}
 		if d.rep.Pass.HasClock {
-			v.Evidence = append(v.Evidence, fmt.Sprintf("Stamps of %s are on sim time (/clock) and the recorder ran on wall time, normal for simulation: record time − stamp (%s) is not an age; the skew table marks them sim_time.", what, FmtS(simAge.Median())))
+			v.Evidence = append(v.Evidence, fmt.Sprintf("Stamps of %s are on sim time (/clock) and the recorder ran on wall time, normal for simulation: record time − stamp (%s) is not an age; the skew table marks them sim_time.", what, analysis.FmtS(simAge.Median())))
 		} else {
-			v.Evidence = append(v.Evidence, fmt.Sprintf("Stamps of %s are %s behind record time and the bag has no /clock: it was recorded without /clock (sim time, or a publishing machine whose clock was never set). A replay cannot restore that clock: `ros2 bag play --clock` publishes record time (wall time here), so nodes on sim time see every stamp that far in the past; record /clock with the bag.", what, FmtS(simAge.Median())))
+			v.Evidence = append(v.Evidence, fmt.Sprintf("Stamps of %s are %s behind record time and the bag has no /clock: it was recorded without /clock (sim time, or a publishing machine whose clock was never set). A replay cannot restore that clock: `ros2 bag play --clock` publishes record time (wall time here), so nodes on sim time see every stamp that far in the past; record /clock with the bag.", what, analysis.FmtS(simAge.Median())))
 		}
 	}
 	if len(recSim) > 0 {
@@ -672,8 +675,8 @@ func (d decider) recorderClockEvidence(v *Verdict) {
 		return
 	}
 	med := offsets.Median()
-	if allOffset && IsYearLag(med) {
-		v.Evidence = append(v.Evidence, LagSentence(d.rep.Pass.StartNS, "Every stamp", med, LagCauseOf(d.sawReplayer(), lags)))
+	if allOffset && analysis.IsYearLag(med) {
+		v.Evidence = append(v.Evidence, analysis.LagSentence(d.rep.Pass.StartNS, "Every stamp", med, analysis.LagCauseOf(d.sawReplayer(), lags)))
 		return
 	}
 	line := fmt.Sprintf("Record time − stamp is a constant offset on %s (%s): the recorder's clock and the publishers' differ (check chrony).", fmt.Sprintf("%d topics or links", len(offset)), examples(offset))
@@ -681,7 +684,7 @@ func (d decider) recorderClockEvidence(v *Verdict) {
 		line = fmt.Sprintf("Record time − stamp is a constant offset on %s: the recorder's clock and the publisher's differ (check chrony).", offset[0])
 	}
 	if allOffset && med >= 86400 {
-		line = strings.TrimSuffix(line, " (check chrony).") + fmt.Sprintf(": an offset of %s on every topic is two machines out of sync (chrony/NTP), or a bag re-recorded while `ros2 bag play` ran without --clock (the offset is then the age of the replayed recording).", FmtDur(med))
+		line = strings.TrimSuffix(line, " (check chrony).") + fmt.Sprintf(": an offset of %s on every topic is two machines out of sync (chrony/NTP), or a bag re-recorded while `ros2 bag play` ran without --clock (the offset is then the age of the replayed recording).", analysis.FmtDur(med))
 	}
 	v.Evidence = append(v.Evidence, line)
 }
@@ -701,7 +704,7 @@ func (d decider) stampedSeries() int {
 // rosbag2_player: the recording was made while a bag was replayed.
 func (d decider) sawReplayer() bool {
 	for _, n := range d.rep.Nodes {
-		if IsReplayer(n.Node) {
+		if analysis.IsReplayer(n.Node) {
 			return true
 		}
 	}
@@ -711,7 +714,7 @@ func (d decider) sawReplayer() bool {
 // emptyTopicsLead puts analysed topics that were recorded without a
 // message in front of a healthy headline: the bag cannot show their clock,
 // and "no clock problem" would hide it.
-func (d decider) emptyTopicsLead(v *Verdict, healthy bool) {
+func (d decider) emptyTopicsLead(v *analysis.Verdict, healthy bool) {
 	var empty []string
 	for _, ts := range d.analysed() {
 		if ts.Messages == 0 {
@@ -725,14 +728,14 @@ func (d decider) emptyTopicsLead(v *Verdict, healthy bool) {
 		v.Evidence = append(v.Evidence, fmt.Sprintf("No messages on %s (often a QoS mismatch while recording).", strings.Join(empty, ", ")))
 		return
 	}
-	v.Class = VerdictEmptyTopic
+	v.Class = analysis.VerdictEmptyTopic
 	v.Sentence = fmt.Sprintf("%s %s recorded without a single message (often a QoS mismatch while recording), so %s cannot be checked. %s",
-		JoinNames(empty), wasWere(len(empty)), map[bool]string{true: "its clock", false: "their clocks"}[len(empty) == 1],
+		analysis.JoinNames(empty), wasWere(len(empty)), map[bool]string{true: "its clock", false: "their clocks"}[len(empty) == 1],
 		demoted(v.Sentence))
 }
 
 // deviceClock is topic's entry in DeviceClocks, nil without one.
-func (d decider) deviceClock(topic string) *DeviceClock {
+func (d decider) deviceClock(topic string) *analysis.DeviceClock {
 	for i := range d.rep.DeviceClocks {
 		if d.rep.DeviceClocks[i].Topic == topic {
 			return &d.rep.DeviceClocks[i]

@@ -1,9 +1,11 @@
-package analysis
+package verdict
 
 import (
 	"fmt"
 	"math"
 	"strings"
+
+	"github.com/bagclock/bagclock/analysis"
 )
 
 // Two clocks an exact number of hours apart (within a second) have not
@@ -36,19 +38,19 @@ func zoneHours(s float64) string {
 // a time-zone step apart.
 func zoneSkewSentence(topic, link string, medianDiffS float64) string {
 	return fmt.Sprintf("%s and tf (%s) are %s apart on the same clock, %s to within a second: a time-zone step, not drift; the machine or driver that stamps %s counts local time as UTC (check `timedatectl` there and the driver's time source).",
-		topic, link, FmtS(medianDiffS), zoneHours(medianDiffS), topic)
+		topic, link, analysis.FmtS(medianDiffS), zoneHours(medianDiffS), topic)
 }
 
 // timeZoneEvidence adds zoneLine for a topic or link whose stamps sit at
 // a constant offset from record time (the skew table), once, unless the
 // headline is about a time-zone step already.
-func (d decider) timeZoneEvidence(v *Verdict) {
+func (d decider) timeZoneEvidence(v *analysis.Verdict) {
 	if strings.Contains(v.Sentence, "time-zone step") {
 		return
 	}
 	for _, s := range d.rep.Skew {
-		if s.Kind == SkewConstantOffset && zoneOffset(s.MedianS) {
-			v.Evidence = append(v.Evidence, zoneLine(fmt.Sprintf("%s: record time − stamp is %s", SkewName(s), FmtDur(s.MedianS)), s.MedianS))
+		if s.Kind == analysis.SkewConstantOffset && zoneOffset(s.MedianS) {
+			v.Evidence = append(v.Evidence, zoneLine(fmt.Sprintf("%s: record time − stamp is %s", analysis.SkewName(s), analysis.FmtDur(s.MedianS)), s.MedianS))
 			v.Commands = append(v.Commands, "timedatectl")
 			return
 		}

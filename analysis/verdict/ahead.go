@@ -1,25 +1,27 @@
-package analysis
+package verdict
 
 import (
 	"fmt"
 	"math"
 	"slices"
 	"strings"
+
+	"github.com/bagclock/bagclock/analysis"
 )
 
 // A sensor whose machine's clock runs a fraction of a second ahead of the
 // recorder's (and of tf's) stamps its messages after the time they were
 // recorded: the rows call that same_clock (under ClockSkewThresholdNS), and
 // the filter drops the messages when they wait longer for a transform than
-// the queue lasts. The age check (age.go) finds the offset per topic; here
+// the queue lasts. The age check (analysis/age.go) finds the offset per topic; here
 // the topics of one machine are put in one sentence, and the verdict
 // blames their clock for the drops instead of the tf publisher's rate.
 
 // aheadAges are the ages entries of kind ahead, in report order.
-func (d decider) aheadAges() []*TopicAge {
-	var out []*TopicAge
+func (d decider) aheadAges() []*analysis.TopicAge {
+	var out []*analysis.TopicAge
 	for i := range d.rep.Ages {
-		if ag := &d.rep.Ages[i]; ag.Kind == AgeAhead {
+		if ag := &d.rep.Ages[i]; ag.Kind == analysis.AgeAhead {
 			out = append(out, ag)
 		}
 	}
@@ -28,7 +30,7 @@ func (d decider) aheadAges() []*TopicAge {
 
 // aheadGroupSentence words the ahead topics as one finding (one machine's
 // clock, usually): the offset, or its range over the topics.
-func aheadGroupSentence(ags []*TopicAge) string {
+func aheadGroupSentence(ags []*analysis.TopicAge) string {
 	if len(ags) == 1 {
 		return ags[0].Sentence
 	}
@@ -37,20 +39,20 @@ func aheadGroupSentence(ags []*TopicAge) string {
 		names = append(names, ag.Name())
 	}
 	return fmt.Sprintf("%s are stamped %s ahead of the recorder's clock (median record time − stamp of each): no message is stamped after it was received on one clock, so the clock of the machine stamping them runs ahead of the recorder's; synchronise the clocks (chrony/NTP). Until then, consumers wait that long for transforms at each stamp, and drop the messages when their queue fills first.",
-		JoinNames(names), aheadBy(ags))
+		analysis.JoinNames(names), aheadBy(ags))
 }
 
 // aheadBy is how far ags are ahead: one offset, or the range of their
 // medians when they differ by 5 ms or more.
-func aheadBy(ags []*TopicAge) string {
+func aheadBy(ags []*analysis.TopicAge) string {
 	lo, hi := math.Inf(1), math.Inf(-1)
 	for _, ag := range ags {
-		lo, hi = math.Min(lo, AheadOf(ag)), math.Max(hi, AheadOf(ag))
+		lo, hi = math.Min(lo, analysis.AheadOf(ag)), math.Max(hi, analysis.AheadOf(ag))
 	}
 	if hi-lo >= 0.005 {
-		return FmtS(lo) + " to " + FmtS(hi)
+		return analysis.FmtS(lo) + " to " + analysis.FmtS(hi)
 	}
-	return FmtS(lo)
+	return analysis.FmtS(lo)
 }
 
 // aheadDropsVerdict words the headline for the drops of the topics stamped
@@ -58,10 +60,10 @@ func aheadBy(ags []*TopicAge) string {
 // is one of them and its messages are ahead of tf by at least half its
 // offset (medianDiffS: stamp − latest transform), so tf keeps the
 // recorder's time and the offset is what they wait for; false otherwise.
-func (d decider) aheadDropsVerdict(v *Verdict, best *PairSummary, unit string, medianDiffS float64) bool {
+func (d decider) aheadDropsVerdict(v *analysis.Verdict, best *analysis.PairSummary, unit string, medianDiffS float64) bool {
 	ags := d.aheadAges()
-	i := slices.IndexFunc(ags, func(ag *TopicAge) bool { return ag.Link == "" && ag.Topic == best.Topic })
-	if i < 0 || medianDiffS < AheadOf(ags[i])/2 {
+	i := slices.IndexFunc(ags, func(ag *analysis.TopicAge) bool { return ag.Link == "" && ag.Topic == best.Topic })
+	if i < 0 || medianDiffS < analysis.AheadOf(ags[i])/2 {
 		return false
 	}
 	ahead := map[string]bool{}
@@ -86,13 +88,13 @@ func (d decider) aheadDropsVerdict(v *Verdict, best *PairSummary, unit string, m
 	if len(topics) > 0 {
 		noun = "message"
 	}
-	subject := fmt.Sprintf("%s is stamped %s", best.Topic, FmtS(AheadOf(ags[i])))
+	subject := fmt.Sprintf("%s is stamped %s", best.Topic, analysis.FmtS(analysis.AheadOf(ags[i])))
 	if len(names) > 1 {
-		subject = fmt.Sprintf("%s are stamped %s", JoinNames(names), aheadBy(ags))
+		subject = fmt.Sprintf("%s are stamped %s", analysis.JoinNames(names), aheadBy(ags))
 	}
 	v.Sentence = fmt.Sprintf("%s %s dropped because %s ahead of the recorder's clock, which tf agrees with: the clock of the machine stamping them runs ahead; synchronise the clocks (chrony/NTP).",
-		Plural(drops, noun), wasWere(drops), subject)
-	v.Class = string(ClockSkew)
+		analysis.Plural(drops, noun), wasWere(drops), subject)
+	v.Class = string(analysis.ClockSkew)
 	v.Commands = append(v.Commands, "chronyc tracking", "chronyc sources -v")
 	return true
 }

@@ -1,4 +1,6 @@
-package analysis
+package verdict
+
+import "github.com/bagclock/bagclock/analysis"
 
 // A steady offset's pose cost is worth an evidence line from 1 cm or
 // 0.5° of error on: below that it is within a typical sensor's noise.
@@ -11,7 +13,7 @@ const (
 // pair whose steady stamp offset costs a pose error worth knowing ("…
 // stamped 30 ms after …: at 1.20 m/s and 0.80 rad/s … 3.6 cm, 1.4° of
 // pose error"), once per pair.
-func syncCostEvidence(syncs []SyncSummary) []string {
+func syncCostEvidence(syncs []analysis.SyncSummary) []string {
 	var out []string
 	seen := map[string]bool{}
 	for _, s := range syncs {

@@ -1,19 +1,21 @@
-package analysis
+package verdict
 
 import (
 	"strings"
+
+	"github.com/bagclock/bagclock/analysis"
 )
 
 // tfTreeVerdict leads the verdict with the most important tf-tree finding
 // when the bag has no analysed message to judge by; it reports whether it
 // did.
-func (d decider) tfTreeVerdict(v *Verdict) bool {
+func (d decider) tfTreeVerdict(v *analysis.Verdict) bool {
 	fs := d.rep.TFFindings
 	if len(fs) == 0 {
 		return false
 	}
 	v.Sentence = fs[0].Sentence
-	v.Class = VerdictTFTree + fs[0].Kind
+	v.Class = analysis.VerdictTFTree + fs[0].Kind
 	v.Evidence = append(v.Evidence, fs[0].Evidence...)
 	for _, f := range fs[1:] {
 		v.Evidence = append(v.Evidence, f.Sentence)
@@ -26,16 +28,16 @@ func (d decider) tfTreeVerdict(v *Verdict) bool {
 // stale link, conflicting static values) in the headline when the sensor
 // rows found nothing wrong, keeping the rows' sentence as evidence; other
 // findings become evidence lines.
-func (d decider) tfTreeLead(v *Verdict, rowsHealthy bool) {
+func (d decider) tfTreeLead(v *analysis.Verdict, rowsHealthy bool) {
 	fs := d.rep.TFFindings
 	if len(fs) == 0 {
 		return
 	}
 	switch {
-	case rowsHealthy && fs[0].Rank <= RankTFStatic:
+	case rowsHealthy && fs[0].Rank <= analysis.RankTFStatic:
 		v.Evidence = append(v.Evidence, "Sensor topics: "+demoted(v.Sentence))
 		v.Sentence = fs[0].Sentence
-		v.Class = VerdictTFTree + fs[0].Kind
+		v.Class = analysis.VerdictTFTree + fs[0].Kind
 		v.Evidence = append(v.Evidence, fs[0].Evidence...)
 		fs = fs[1:]
 	case rowsHealthy:
@@ -43,12 +45,12 @@ func (d decider) tfTreeLead(v *Verdict, rowsHealthy bool) {
 		// from the recorder) still outranks "no clock problem": it is a
 		// finding, and --fail-on counts it.
 		v.Sentence = healthyStem(v.Sentence) + "; but the tf tree has a warning: " + fs[0].Sentence
-		v.Class = VerdictTFTree + fs[0].Kind
+		v.Class = analysis.VerdictTFTree + fs[0].Kind
 		v.Evidence = append(v.Evidence, fs[0].Evidence...)
 		fs = fs[1:]
 	}
 	for _, f := range fs {
-		if f.Kind == TFOffsetFromRecorder && hasLinePrefix(v.Evidence, everyStampLags) {
+		if f.Kind == analysis.TFOffsetFromRecorder && hasLinePrefix(v.Evidence, everyStampLags) {
 			continue // the line about every stamp, tf's included, said it
 		}
 		v.Evidence = append(v.Evidence, "tf tree: "+f.Sentence)

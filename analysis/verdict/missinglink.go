@@ -1,8 +1,10 @@
-package analysis
+package verdict
+
+import "github.com/bagclock/bagclock/analysis"
 
 // missingLinkEvidence names never-connected pairs that do not lead the
 // verdict, one line each (at most three).
-func (d decider) missingLinkEvidence(v *Verdict, lead *PairSummary) {
+func (d decider) missingLinkEvidence(v *analysis.Verdict, lead *analysis.PairSummary) {
 	_, pairs := d.rep.MissingLinkDrops()
 	k := 0
 	for _, p := range pairs {

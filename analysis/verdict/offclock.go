@@ -1,8 +1,11 @@
-package analysis
+package verdict
 
 import (
 	"fmt"
+	"slices"
 	"strings"
+
+	"github.com/bagclock/bagclock/analysis"
 )
 
 // A sensor driver on system time in a simulation shows in its rows only
@@ -15,26 +18,26 @@ import (
 
 // offClockVerdict words the headline for p, whose topic is off /clock on
 // a path of class c (static_only or no_transform).
-func (d decider) offClockVerdict(v *Verdict, p *PairSummary, c Class) {
+func (d decider) offClockVerdict(v *analysis.Verdict, p *analysis.PairSummary, c analysis.Class) {
 	off := d.rep.OffClockTopics()
 	lag := off[p.Topic]
-	v.Class = VerdictSensorOnSystemClock
+	v.Class = analysis.VerdictSensorOnSystemClock
 	v.Sentence = fmt.Sprintf("%s is stamped with system time while /clock runs sim time: the %s ignores use_sim_time; set use_sim_time:=true on the node publishing %s.",
-		p.Topic, PublisherNoun(p.Type), p.Topic)
+		p.Topic, analysis.PublisherNoun(p.Type), p.Topic)
 	var names []string
 	for _, q := range d.pairs() {
-		if _, ok := off[q.Topic]; ok && !contains(names, q.Topic) {
+		if _, ok := off[q.Topic]; ok && !slices.Contains(names, q.Topic) {
 			names = append(names, q.Topic)
 		}
 	}
 	if len(names) > 1 {
-		v.Sentence = fmt.Sprintf("%s are stamped with system time while /clock runs sim time: their drivers ignore use_sim_time; set use_sim_time:=true on the nodes publishing them.", JoinNames(names))
+		v.Sentence = fmt.Sprintf("%s are stamped with system time while /clock runs sim time: their drivers ignore use_sim_time; set use_sim_time:=true on the nodes publishing them.", analysis.JoinNames(names))
 	}
 	c0, c1 := d.rep.Pass.ClockFirstNS, d.rep.Pass.ClockLastNS
 	v.Evidence = append(v.Evidence, fmt.Sprintf("%s: header stamps follow the recorder's system clock (record time − stamp %s, median) while /clock runs %s .. %s.",
-		p.Topic, FmtS(lag), FmtS(float64(c0)/1e9), FmtS(float64(c1)/1e9)))
+		p.Topic, analysis.FmtS(lag), analysis.FmtS(float64(c0)/1e9), analysis.FmtS(float64(c1)/1e9)))
 	switch c {
-	case StaticOnly:
+	case analysis.StaticOnly:
 		v.Evidence = append(v.Evidence, fmt.Sprintf("Only static transforms link '%s' to '%s', and tf2 matches those at any time: the %s filter passes these messages here, but a consumer whose frame lies across a dynamic link (odom, map) waits for a transform at the message's stamp, ~1.79e9 s past sim time, that never comes, and drops it when the queue is full.",
 			p.FrameID, p.TargetFrame, p.Consumer))
 	default:
@@ -55,8 +58,8 @@ func (d decider) offClockFinding() bool {
 // bag follows /clock: one clock everywhere else, so no row shows a
 // mismatch, yet a node started with use_sim_time:=true would follow that
 // /clock and find every stamp ~1.79e9 s ahead.
-func (d decider) clockUnusedEvidence(v *Verdict) {
-	if !d.rep.SimClock() || v.Class == VerdictSensorOnSystemClock {
+func (d decider) clockUnusedEvidence(v *analysis.Verdict) {
+	if !d.rep.SimClock() || v.Class == analysis.VerdictSensorOnSystemClock {
 		return
 	}
 	system := false
@@ -74,23 +77,23 @@ func (d decider) clockUnusedEvidence(v *Verdict) {
 	}
 	c0, c1 := d.rep.Pass.ClockFirstNS, d.rep.Pass.ClockLastNS
 	v.Evidence = append(v.Evidence, fmt.Sprintf("/clock runs sim time (%s .. %s) but every analysed topic and tf link is stamped with system time: no node in the bag follows /clock. If the robot was meant to run on sim time, no node has use_sim_time:=true; if not, something on this ROS domain publishes /clock (a simulator, or ros2 bag play --clock), and a node started with use_sim_time:=true would follow it and find every stamp ~1.79e9 s ahead.",
-		FmtS(float64(c0)/1e9), FmtS(float64(c1)/1e9)))
+		analysis.FmtS(float64(c0)/1e9), analysis.FmtS(float64(c1)/1e9)))
 }
 
 // offClockEvidence names, under a headline about another fault, the
 // topics stamped with system time while /clock runs sim time on paths tf
 // cannot judge (they need the same fix, and no row shows them).
-func (d decider) offClockEvidence(v *Verdict) {
-	if v.Class == VerdictSensorOnSystemClock {
+func (d decider) offClockEvidence(v *analysis.Verdict) {
+	if v.Class == analysis.VerdictSensorOnSystemClock {
 		return
 	}
 	off := d.rep.OffClockTopics()
 	var names []string
 	for _, p := range d.pairs() {
-		if _, ok := off[p.Topic]; !ok || p.Identity() || contains(names, p.Topic) || strings.Contains(v.Sentence, p.Topic) {
+		if _, ok := off[p.Topic]; !ok || p.Identity() || slices.Contains(names, p.Topic) || strings.Contains(v.Sentence, p.Topic) {
 			continue
 		}
-		if judged := p.Classes[string(StaticOnly)] + p.Classes[string(NoTransform)]; 10*judged >= p.Rows() && judged > 0 {
+		if judged := p.Classes[string(analysis.StaticOnly)] + p.Classes[string(analysis.NoTransform)]; 10*judged >= p.Rows() && judged > 0 {
 			names = append(names, p.Topic)
 		}
 	}

@@ -1,20 +1,22 @@
-package analysis
+package verdict
+
+import "github.com/bagclock/bagclock/analysis"
 
 // damageWording puts the report's damage in front of v: the notes of a
 // complete bag as evidence; a damaged bag's headline before the sentence,
 // an unreadable one's instead of it.
-func damageWording(v *Verdict, rep *Report) {
+func damageWording(v *analysis.Verdict, rep *analysis.Report) {
 	d := rep.Damage
 	if d == nil {
 		return
 	}
-	if d.Status == DamageOK {
+	if d.Status == analysis.DamageOK {
 		v.Evidence = append(v.Evidence, d.Notes...)
 		return
 	}
-	lead := DamageLead(d)
+	lead := analysis.DamageLead(d)
 	switch d.Status {
-	case DamageUnreadable:
+	case analysis.DamageUnreadable:
 		v.Sentence = lead + ": there is nothing to analyse."
 	default:
 		v.Sentence = lead + ". What follows rests on what is present: " + v.Sentence

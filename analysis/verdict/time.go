@@ -1,8 +1,10 @@
-package analysis
+package verdict
 
 import (
 	"fmt"
 	"strings"
+
+	"github.com/bagclock/bagclock/analysis"
 )
 
 // maxTimeEvidence bounds the evidence lines of each time check.
@@ -58,7 +60,7 @@ func (d decider) timeSentences() (findings, remarks []string) {
 		switch {
 		case t.Flagged:
 			findings = add(findings, fmt.Sprintf("%s (%.1f Hz in wall time, %.1f Hz in sim time; confidence %.2f)", t.Sentence, t.WallRateHz, t.SimRateHz, t.Confidence), &n)
-		case t.Clock == TimerUndetermined && t.Sentence != "" && len(remarks) < maxTimeEvidence:
+		case t.Clock == analysis.TimerUndetermined && t.Sentence != "" && len(remarks) < maxTimeEvidence:
 			remarks = append(remarks, t.Sentence)
 		}
 	}
@@ -68,9 +70,9 @@ func (d decider) timeSentences() (findings, remarks []string) {
 	n = 0
 	for _, ag := range r.Ages {
 		switch ag.Kind {
-		case AgeStale:
+		case analysis.AgeStale:
 			findings = add(findings, ag.Sentence, &n)
-		case AgeConstantOffset:
+		case analysis.AgeConstantOffset:
 			if !inLagFloor(r.LagFloor, ag.Topic, ag.MedianS) {
 				remarks = append(remarks, ag.Sentence)
 			}
@@ -87,13 +89,13 @@ func (d decider) timeSentences() (findings, remarks []string) {
 
 // inLagFloor: a topic's steady age is the bag's lag floor (within 10 ms),
 // which says it for every series at once.
-func inLagFloor(lf *LagFloor, topic string, age float64) bool {
+func inLagFloor(lf *analysis.LagFloor, topic string, age float64) bool {
 	if lf == nil {
 		return false
 	}
 	for _, s := range lf.Series {
 		if s.Name == topic {
-			return age-lf.FloorS < lagFloorSameS
+			return age-lf.FloorS < analysis.LagFloorSameS
 		}
 	}
 	return false
@@ -102,7 +104,7 @@ func inLagFloor(lf *LagFloor, topic string, age float64) bool {
 // timeLead puts the time checks into the verdict: the first finding leads
 // when the rows found nothing (lead), the rest are evidence. It reports
 // whether it took the lead.
-func (d decider) timeLead(v *Verdict, lead bool) bool {
+func (d decider) timeLead(v *analysis.Verdict, lead bool) bool {
 	findings, remarks := d.timeSentences()
 	led := false
 	if lead && len(findings) > 0 {
@@ -126,15 +128,15 @@ func (d decider) timeLead(v *Verdict, lead bool) bool {
 // stuckZeroWording corrects the zero-stamp verdict when every topic stamped
 // 0 stays at 0 its whole life: those nodes did not publish "before" /clock,
 // they never had it.
-func (d decider) stuckZeroWording(v *Verdict) {
+func (d decider) stuckZeroWording(v *analysis.Verdict) {
 	whole := map[string]bool{}
 	for _, z := range d.rep.StuckZero {
-		if z.Kind == StuckWholeLife {
+		if z.Kind == analysis.StuckWholeLife {
 			whole[z.Topic] = true
 		}
 	}
 	for _, p := range d.pairs() {
-		if p.Classes[string(ZeroStamp)] > 0 && !whole[p.Topic] {
+		if p.Classes[string(analysis.ZeroStamp)] > 0 && !whole[p.Topic] {
 			return
 		}
 	}
@@ -158,10 +160,10 @@ func blamedOnClock(rows string) string {
 
 // lookAlikeTimers are the topics whose timer the bag cannot tell
 // (lookAlikeSentence).
-func lookAlikeTimers(r *Report) []string {
+func lookAlikeTimers(r *analysis.Report) []string {
 	var out []string
 	for _, t := range r.TimerClocks {
-		if t.Clock == TimerUndetermined && t.Sentence != "" {
+		if t.Clock == analysis.TimerUndetermined && t.Sentence != "" {
 			out = append(out, t.Topic)
 		}
 	}
@@ -171,10 +173,10 @@ func lookAlikeTimers(r *Report) []string {
 // jumpClause words the bag's time jumps for a headline that is otherwise
 // healthy: one stamp jump by name ("the stamps of /scan jump back by
 // 800.7 ms at +10.0 s"), else their count.
-func jumpClause(r *Report) string {
+func jumpClause(r *analysis.Report) string {
 	n := r.Counts.ClockJumps + r.Counts.StampJumps
 	if r.Counts.ClockJumps == 0 && n == 1 && len(r.StampJumps) == 1 {
-		return "the stamps of " + strings.Replace(JumpWords(r.StampJumps[0], r.Pass.StartNS), " ", " jump ", 1)
+		return "the stamps of " + strings.Replace(analysis.JumpWords(r.StampJumps[0], r.Pass.StartNS), " ", " jump ", 1)
 	}
-	return "the bag's time jumps " + Plural(n, "time")
+	return "the bag's time jumps " + analysis.Plural(n, "time")
 }

@@ -1,9 +1,12 @@
-package analysis
+package verdict
 
 import (
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
+
+	"github.com/bagclock/bagclock/analysis"
 )
 
 // ros1Wording rewords v for a ROS 1 bag where ROS 1 differs:
@@ -27,7 +30,7 @@ import (
 //     too old (frame=[…], stamp=[…])" for OutTheBack, else the tf error of
 //     a fresh canTransform ("For frame [laser]: No transform to fixed frame
 //     [odom].  TF error: […]").
-func ros1Wording(v *Verdict, rep *Report) {
+func ros1Wording(v *analysis.Verdict, rep *analysis.Report) {
 	pubs := rep.Pass.Publishers
 	typ := map[string]string{}
 	for _, t := range rep.Topics {
@@ -43,7 +46,7 @@ func ros1Wording(v *Verdict, rep *Report) {
 	}
 	if t := onlyTopic(v.Sentence, analysed); t != "" {
 		who := strings.Join(pubs[t], " or ")
-		noun := PublisherNoun(typ[t])
+		noun := analysis.PublisherNoun(typ[t])
 		for _, art := range []string{"The ", "the "} {
 			v.Sentence = strings.ReplaceAll(v.Sentence, art+noun+" ", who+" ")
 		}
@@ -63,7 +66,7 @@ func ros1Wording(v *Verdict, rep *Report) {
 			`dropped at once as OutTheBack; RViz's display status shows "Message removed because it is too old (frame=[…], stamp=[…])"`, 1)
 		v.Evidence[i] = e
 	}
-	if v.Class == VerdictFrameNotInTree {
+	if v.Class == analysis.VerdictFrameNotInTree {
 		if first := ros1FirstSplit(rep); first != "" {
 			v.Sentence += " This file is a later split of a rosbag record --split recording: ROS 1's recorder writes a latched topic such as /tf_static only into the first file (" + first + ") unless it runs with --repeat-latched, so the static transforms are there; record with --repeat-latched to repeat them at the start of every split."
 		}
@@ -81,7 +84,7 @@ var splitName = regexp.MustCompile(`^(.*)_([0-9]+)\.bag(\.active)?$`)
 // keeps latched messages for the next file only under --repeat-latched
 // (startWriting then writes copies, stamped with the split's start, before
 // anything else), so a latched topic published once is in split 0 alone.
-func ros1FirstSplit(rep *Report) string {
+func ros1FirstSplit(rep *analysis.Report) string {
 	m := splitName.FindStringSubmatch(filepath.Base(rep.Bag.Path))
 	if m == nil || strings.TrimLeft(m[2], "0") == "" {
 		return ""
@@ -124,7 +127,7 @@ func ros1Commands(cmds []string) []string {
 	out := make([]string, 0, len(cmds))
 	for _, c := range cmds {
 		r := ros1Command(c)
-		if r != "" && !contains(out, r) {
+		if r != "" && !slices.Contains(out, r) {
 			out = append(out, r)
 		}
 	}

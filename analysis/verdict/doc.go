@@ -1,0 +1,17 @@
+// Package verdict decides a bag's verdict from the finished
+// analysis.Report: the headline sentence, its class, the evidence and the
+// commands to run. It reads only the report (its tables, findings and
+// Pass facts) and never the analysis's pass, so each rule can be tested on
+// a report built by hand.
+//
+// The data flows analysis → verdict → render, and only the caller wires
+// them (cmd/bagclock/pipeline.go):
+//
+//	rep, err := analysis.Analyze(bag, cfg, sink)
+//	if rep != nil {
+//		verdict.Finish(rep) // rep.Verdict and rep.Summary.Verdict
+//	}
+//
+// verdict imports analysis and analysis's leaf packages alone, and
+// analysis does not import verdict (imports_test.go holds both).
+package verdict
