@@ -12,7 +12,8 @@ import (
 // those nodes in the node table and keeps them per topic for the
 // verdict, which puts the node's name where it guessed it ("The laser
 // driver publishes /scan" becomes "/hokuyo_node publishes /scan") and
-// turns the ROS 2 advice into ROS 1's where the two differ (ros1Wording).
+// turns the ROS 2 advice into ROS 1's where the two differ (ros1Wording in
+// analysis/verdict).
 func ros1Publishers(rep *Report, bag *bagread.Bag) {
 	pubs := map[string][]string{} // topic → callerids, in connection order
 	for _, t := range bag.Topics {

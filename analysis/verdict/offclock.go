@@ -17,13 +17,16 @@ import (
 // time. This file finds such topics and words the verdict for them.
 
 // offClockVerdict words the headline for p, whose topic is off /clock on
-// a path of class c (static_only or no_transform).
-func (d decider) offClockVerdict(v *analysis.Verdict, p *analysis.PairSummary, c analysis.Class) {
+// a path of class c (static_only or no_transform). It returns p's topic
+// when the sentence names its publisher by the noun its type suggests
+// (p alone is off /clock), else "".
+func (d decider) offClockVerdict(v *analysis.Verdict, p *analysis.PairSummary, c analysis.Class) (guessed string) {
 	off := d.rep.OffClockTopics()
 	lag := off[p.Topic]
 	v.Class = analysis.VerdictSensorOnSystemClock
 	v.Sentence = fmt.Sprintf("%s is stamped with system time while /clock runs sim time: the %s ignores use_sim_time; set use_sim_time:=true on the node publishing %s.",
 		p.Topic, analysis.PublisherNoun(p.Type), p.Topic)
+	guessed = p.Topic
 	var names []string
 	for _, q := range d.pairs() {
 		if _, ok := off[q.Topic]; ok && !slices.Contains(names, q.Topic) {
@@ -31,6 +34,7 @@ func (d decider) offClockVerdict(v *analysis.Verdict, p *analysis.PairSummary, c
 		}
 	}
 	if len(names) > 1 {
+		guessed = ""
 		v.Sentence = fmt.Sprintf("%s are stamped with system time while /clock runs sim time: their drivers ignore use_sim_time; set use_sim_time:=true on the nodes publishing them.", analysis.JoinNames(names))
 	}
 	c0, c1 := d.rep.Pass.ClockFirstNS, d.rep.Pass.ClockLastNS
@@ -44,6 +48,7 @@ func (d decider) offClockVerdict(v *analysis.Verdict, p *analysis.PairSummary, c
 		v.Evidence = append(v.Evidence, fmt.Sprintf("No transform connects '%s' to '%s' in this bag, so tf cannot show the mismatch; /clock does.", p.FrameID, p.TargetFrame))
 	}
 	v.Commands = append(v.Commands, listUseSimTimeCmd, "ros2 topic echo /clock --once")
+	return guessed
 }
 
 // offClockFinding reports whether the verdict's off-clock case applies,

@@ -30,27 +30,15 @@ import (
 //     too old (frame=[…], stamp=[…])" for OutTheBack, else the tf error of
 //     a fresh canTransform ("For frame [laser]: No transform to fixed frame
 //     [odom].  TF error: […]").
-func ros1Wording(v *analysis.Verdict, rep *analysis.Report) {
-	pubs := rep.Pass.Publishers
-	typ := map[string]string{}
-	for _, t := range rep.Topics {
-		typ[t.Topic] = t.Type
-	}
-	// The verdict guesses the publisher from the topic's type ("the laser
-	// driver"); when it is about one analysed topic, the bag names it.
-	analysed := map[string][]string{}
-	for _, p := range rep.Pairs {
-		if c, ok := pubs[p.Topic]; ok {
-			analysed[p.Topic] = c
-		}
-	}
-	if t := onlyTopic(v.Sentence, analysed); t != "" {
-		who := strings.Join(pubs[t], " or ")
-		noun := analysis.PublisherNoun(typ[t])
+func ros1Wording(v *analysis.Verdict, rep *analysis.Report, guessed string) {
+	// The headline guessed guessed's publisher from its type ("the laser
+	// driver"); a ROS 1 bag names it.
+	if who := strings.Join(rep.Pass.Publishers[guessed], " or "); guessed != "" && who != "" {
+		noun := analysis.PublisherNoun(topicType(rep, guessed))
 		for _, art := range []string{"The ", "the "} {
 			v.Sentence = strings.ReplaceAll(v.Sentence, art+noun+" ", who+" ")
 		}
-		v.Sentence = strings.Replace(v.Sentence, "set use_sim_time:=true on the node publishing "+t+".",
+		v.Sentence = strings.Replace(v.Sentence, "set use_sim_time:=true on the node publishing "+guessed+".",
 			"in ROS 1, set the global parameter /use_sim_time to true and restart "+who+" (a ROS 1 node reads /use_sim_time once, when it starts).", 1)
 	}
 	v.Sentence = strings.Replace(v.Sentence, "set use_sim_time:=true on the node publishing",
@@ -97,28 +85,14 @@ func ros1FirstSplit(rep *analysis.Report) string {
 	return m[1] + "_0.bag"
 }
 
-// onlyTopic returns the one topic of pubs the sentence names ("" for none
-// or several); a name counts when a space, ':', '.', ',' or "'s" follows.
-func onlyTopic(sentence string, pubs map[string][]string) string {
-	found := ""
-	for t := range pubs {
-		for i := 0; ; {
-			j := strings.Index(sentence[i:], t)
-			if j < 0 {
-				break
-			}
-			end := i + j + len(t)
-			if end == len(sentence) || strings.ContainsRune(" :.,'", rune(sentence[end])) {
-				if found != "" && found != t {
-					return ""
-				}
-				found = t
-				break
-			}
-			i = end
+// topicType is topic's message type in the report's topic table.
+func topicType(rep *analysis.Report, topic string) string {
+	for _, t := range rep.Topics {
+		if t.Topic == topic {
+			return t.Type
 		}
 	}
-	return found
+	return ""
 }
 
 // ros1Commands rewrites the ROS 2 commands of a verdict into their ROS 1

@@ -42,7 +42,7 @@ func TestROS1FilterWording(t *testing.T) {
 			want: `"Message removed because it is too old (frame=[…], stamp=[…])"`},
 	} {
 		v := &analysis.Verdict{Sentence: tc.sentence, Evidence: []string{tc.evidence}}
-		ros1Wording(v, &analysis.Report{})
+		ros1Wording(v, &analysis.Report{}, "")
 		got := v.Sentence + " " + v.Evidence[0]
 		if !strings.Contains(got, tc.want) {
 			t.Errorf("%q: want %q", got, tc.want)
@@ -74,6 +74,47 @@ func TestROS1FirstSplit(t *testing.T) {
 		}
 		if got := ros1FirstSplit(rep); got != tc.wantFirst {
 			t.Errorf("%s (tf_static %d): %q, want %q", tc.path, tc.tfStatic, got, tc.wantFirst)
+		}
+	}
+}
+
+// TestROS1NamesGuessedPublisher: in a ROS 1 bag the node the headline
+// guessed from the topic's type ("the laser driver") is named from the
+// connection records, for the topic the rule says it guessed and no
+// other; a headline about several topics, or a publisher the bag does
+// not name, keeps the noun.
+func TestROS1NamesGuessedPublisher(t *testing.T) {
+	ros1 := func(r *analysis.Report, pubs map[string][]string) *analysis.Report {
+		r.Bag.Storage = analysis.StorageROS1
+		r.Pass.Publishers = pubs
+		return r
+	}
+	laser := func(topics ...string) []analysis.PairSummary {
+		var ps []analysis.PairSummary
+		for _, tp := range topics {
+			ps = append(ps, pairWith(tp, analysis.LaserOnSystemClock, 0, 10))
+		}
+		return ps
+	}
+	for _, tc := range []struct {
+		name string
+		rep  *analysis.Report
+		want string
+	}{
+		{"one driver, named by the bag", ros1(sensorReport(laser("/scan"), 1.79e9), map[string][]string{"/scan": {"/hokuyo_node"}}), "/hokuyo_node publishes /scan with system time while tf follows /clock: in ROS 1, set the global parameter /use_sim_time to true and restart /hokuyo_node (a ROS 1 node reads /use_sim_time once, when it starts)."},
+		{"one driver, two callerids", ros1(sensorReport(laser("/scan"), 1.79e9), map[string][]string{"/scan": {"/a_node", "/b_node"}}), "/a_node or /b_node publishes /scan with system time while tf follows /clock: in ROS 1, set the global parameter /use_sim_time to true and restart /a_node or /b_node (a ROS 1 node reads /use_sim_time once, when it starts)."},
+		{"one driver, not named", ros1(sensorReport(laser("/scan"), 1.79e9), map[string][]string{"/other": {"/x"}}), "The laser driver publishes /scan with system time while tf follows /clock: in ROS 1, set the global parameter /use_sim_time to true and restart the node publishing /scan."},
+		{"two drivers", ros1(sensorReport(laser("/a", "/b"), 1.79e9, 1.79e9), map[string][]string{"/a": {"/na"}, "/b": {"/nb"}}), "The drivers of /a and /b publish with system time while tf follows /clock: set use_sim_time:=true on the nodes publishing them."},
+		{"a headline that guesses no publisher", ros1(sensorReport(pairs(pairWith("/scan", analysis.ClockSkew, 0, 10)), 1), map[string][]string{"/scan": {"/hokuyo_node"}}), "/scan and tf (odom->laser) are 1.000 s apart on the same clock: the machines' clocks are out of sync; synchronise them (chrony/NTP)."},
+		{"stamped 0, one topic", func() *analysis.Report {
+			r := sensorReport(pairs(pairWith("/scan", analysis.ZeroStamp, 0, 10)), -100)
+			r.ZeroStamp.Count = 10
+			return ros1(r, map[string][]string{"/scan": {"/hokuyo_node"}})
+		}(), "/scan has 10 scans stamped 0: /hokuyo_node uses sim time but published before it received /clock; tf2 pairs those scans with the latest pose."},
+	} {
+		v := Decide(tc.rep)
+		if v.Sentence != tc.want {
+			t.Errorf("%s: %q\nwant %q", tc.name, v.Sentence, tc.want)
 		}
 	}
 }

@@ -17,10 +17,10 @@ const tf2EchoNote = "(tf2_echo prints the stamp as sec.nanosec without zero-padd
 // the damage that the rest rests on. The caller stores it in r.Verdict
 // and r.Summary.Verdict.
 func Decide(r *analysis.Report) analysis.Verdict {
-	v := decide(r)
+	v, guessed := decide(r)
 	nameNodes(&v, r)
 	if r.Bag.Storage == analysis.StorageROS1 {
-		ros1Wording(&v, r)
+		ros1Wording(&v, r, guessed)
 	}
 	damageWording(&v, r)
 	return v
@@ -38,9 +38,14 @@ func Finish(r *analysis.Report) {
 // time; ≈ −epoch = tf publisher on system time; 0 = no /clock yet; seconds
 // on one clock family = machines out of sync; a few ms = not a clock
 // problem; static-only = a mismatch is invisible.
-func decide(r *analysis.Report) analysis.Verdict {
+//
+// guessed is the one analysed topic whose publisher the headline names by
+// the noun its type suggests ("the laser driver publishes /scan"), "" for
+// none: the words added later (ros1Wording) name the node from it rather
+// than reading the sentence back.
+func decide(r *analysis.Report) (v analysis.Verdict, guessed string) {
 	d := decider{r}
-	v := analysis.Verdict{Evidence: []string{}, Commands: []string{}}
+	v = analysis.Verdict{Evidence: []string{}, Commands: []string{}}
 	if d.rep.Summary.Scans == 0 || len(d.rep.Pairs) == 0 {
 		v.Sentence = "No sensor messages (LaserScan, PointCloud2, Image, Imu, Range, Odometry, ...) in this bag: there is nothing to check per message."
 		v.Class = analysis.VerdictNoSensorMessages
@@ -55,7 +60,7 @@ func decide(r *analysis.Report) analysis.Verdict {
 		}
 		d.timeLead(&v, false)
 		d.jumpEvidence(&v)
-		return v
+		return v, ""
 	}
 	// Pick the pair and class that matter most.
 	order := []analysis.Class{analysis.LaserOnSystemClock, analysis.TFOnSystemClock, analysis.ZeroStamp, analysis.ClockSkew, analysis.NoTransform, analysis.StaticOnly}
@@ -108,7 +113,7 @@ func decide(r *analysis.Report) analysis.Verdict {
 			}
 			d.timeLead(&v, false)
 			d.jumpEvidence(&v)
-			return v
+			return v, ""
 		}
 		bestN = best.Classes[string(analysis.SameClock)]
 	}
@@ -144,10 +149,12 @@ func decide(r *analysis.Report) analysis.Verdict {
 	device := d.deviceClock(best.Topic)
 	switch {
 	case offClock:
-		d.offClockVerdict(&v, best, bestClass)
+		guessed = d.offClockVerdict(&v, best, bestClass)
 	case bestClass == analysis.LaserOnSystemClock:
 		v.Sentence = fmt.Sprintf("The %s publishes %s with system time while tf follows %s: set use_sim_time:=true on the node publishing %s.", analysis.PublisherNoun(best.Type), topic, clockName, topic)
+		guessed = topic
 		if all := d.topicsWithClass(analysis.LaserOnSystemClock, best); len(all) > 1 {
+			guessed = ""
 			v.Sentence = fmt.Sprintf("The drivers of %s publish with system time while tf follows %s: set use_sim_time:=true on the nodes publishing them.", analysis.JoinNames(all), clockName)
 		}
 		v.Evidence = append(v.Evidence, "A "+strings.TrimSuffix(unit, "s")+" stamped ~1.79e9 s ahead of tf waits for a transform that never comes; the filter drops it when the queue is full (\"discarding message because the queue is full\").")
@@ -164,7 +171,7 @@ func decide(r *analysis.Report) analysis.Verdict {
 		v.Evidence = append(v.Evidence, fmt.Sprintf("A %s ~1.79e9 s behind tf is more than the cache time (%.0f s) older than the latest transform: dropped at once as \"earlier than all the data in the transform cache\".", strings.TrimSuffix(unit, "s"), r.Settings.CacheTimeS))
 		v.Commands = append(v.Commands, listUseSimTimeCmd)
 	case bestClass == analysis.ZeroStamp:
-		d.zeroStampVerdict(&v, best, bestN)
+		guessed = d.zeroStampVerdict(&v, best, bestN)
 		d.stuckZeroWording(&v)
 	case bestClass == analysis.ClockSkew:
 		v.Sentence = fmt.Sprintf("%s and tf (%s) are %s apart on the same clock: the machines' clocks are out of sync; synchronise them (chrony/NTP).", topic, strings.SplitN(ps.Stalest, " on ", 2)[0], analysis.FmtS(ps.MedianDiffS))
@@ -255,13 +262,13 @@ func decide(r *analysis.Report) analysis.Verdict {
 		v.Evidence = append(v.Evidence, fmt.Sprintf("/rosout recorded %s; %s match a predicted drop.", analysis.Plural(n, "filter-drop / jump-back line"), analysis.Plural(r.Counts.MatchedDrops, "drop line")))
 	}
 	if v.Class == analysis.VerdictTime {
-		return v // timeLead gave the commands that confirm its finding
+		return v, "" // timeLead gave the commands that confirm its finding
 	}
 	v.Commands = append(v.Commands, fmt.Sprintf("ros2 topic echo %s --field header.stamp --once", topic))
 	if d.hasTF() && frame != "" && d.rep.TreeHas(frame) && d.rep.TreeHas(target) {
 		v.Commands = append(v.Commands, fmt.Sprintf("ros2 run tf2_ros tf2_echo %s %s  %s", target, frame, tf2EchoNote))
 	}
-	return v
+	return v, guessed
 }
 
 // listUseSimTimeCmd prints use_sim_time of every running node: the
@@ -404,15 +411,19 @@ func hasHave(n int) string {
 
 // zeroStampVerdict words messages stamped 0: with /clock, a sim-time
 // driver that published before its first /clock; without /clock, the bag
-// cannot show which of a clock never set or a stamp never filled in.
-func (d decider) zeroStampVerdict(v *analysis.Verdict, best *analysis.PairSummary, n int) {
+// cannot show which of a clock never set or a stamp never filled in. It
+// returns best's topic when the sentence names its publisher by the noun
+// its type suggests (a single topic), else "".
+func (d decider) zeroStampVerdict(v *analysis.Verdict, best *analysis.PairSummary, n int) (guessed string) {
 	z := d.rep.ZeroStamp
 	topic, unit := best.Topic, analysis.UnitOf(best.Type)
 	all := d.topicsWithClass(analysis.ZeroStamp, best)
 	if d.rep.Pass.HasClock {
+		guessed = topic
 		v.Sentence = fmt.Sprintf("%s has %s stamped 0: the %s uses sim time but published before it received /clock; tf2 pairs those %s with the latest pose.", topic, analysis.Plural(n, strings.TrimSuffix(unit, "s")), analysis.PublisherNoun(best.Type), unit)
 		v.Class = string(analysis.ZeroStamp)
 		if len(all) > 1 {
+			guessed = ""
 			v.Sentence = fmt.Sprintf("%s are stamped 0 (%s): their drivers use sim time but published before they received /clock; tf2 pairs those messages with the latest pose.", analysis.JoinNames(all), analysis.Plural(z.Count, "message"))
 			v.Class = string(analysis.ZeroStamp)
 		}
@@ -422,9 +433,11 @@ func (d decider) zeroStampVerdict(v *analysis.Verdict, best *analysis.PairSummar
 			v.Evidence = append(v.Evidence, fmt.Sprintf("%d of them arrived before the first /clock.", z.BeforeFirstClock))
 		}
 	} else {
+		guessed = topic
 		v.Sentence = fmt.Sprintf("%s has %s stamped 0 and the bag has no /clock: the %s's clock read 0 (a node with use_sim_time:=true and no /clock publisher has ROS time 0) or it never fills in header.stamp; tf2 pairs such %s with the latest transform.", topic, analysis.Plural(n, strings.TrimSuffix(unit, "s")), analysis.PublisherNoun(best.Type), unit)
 		v.Class = string(analysis.ZeroStamp)
 		if len(all) > 1 {
+			guessed = ""
 			v.Sentence = fmt.Sprintf("%s have messages stamped 0 (%s) and the bag has no /clock: their publishers' clocks read 0 (use_sim_time:=true with no /clock publisher) or they never fill in header.stamp; tf2 pairs such messages with the latest transform.", analysis.JoinNames(all), analysis.Plural(z.Count, "message"))
 			v.Class = string(analysis.ZeroStamp)
 		}
@@ -437,6 +450,7 @@ func (d decider) zeroStampVerdict(v *analysis.Verdict, best *analysis.PairSummar
 		v.Evidence = append(v.Evidence, "The bag has no /tf or /tf_static: what a zero stamp costs in pose cannot be measured here.")
 	}
 	v.Commands = append(v.Commands, listUseSimTimeCmd)
+	return guessed
 }
 
 func (d decider) jumpEvidence(v *analysis.Verdict) {
