@@ -13,6 +13,7 @@
 //
 //	jw := render.NewJSON(w)  // {"schema_version":9,"scans":[ ... streamed ...
 //	rep, err := analysis.Analyze(bag, cfg, jw.Row)
+//	verdict.Finish(rep)      // analysis/verdict decides rep.Verdict
 //	err = jw.Finish(rep)     // ], "bag":..., "summary":..., ...}
 //
 //	err = render.HTML(w, rep) // needs only the report
