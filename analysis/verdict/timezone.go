@@ -3,7 +3,6 @@ package verdict
 import (
 	"fmt"
 	"math"
-	"strings"
 
 	"github.com/bagclock/bagclock/analysis"
 )
@@ -43,9 +42,9 @@ func zoneSkewSentence(topic, link string, medianDiffS float64) string {
 
 // timeZoneEvidence adds zoneLine for a topic or link whose stamps sit at
 // a constant offset from record time (the skew table), once, unless the
-// headline is about a time-zone step already.
-func (d decider) timeZoneEvidence(v *analysis.Verdict) {
-	if strings.Contains(v.Sentence, "time-zone step") {
+// headline is about a time-zone step already (zoneHeadline).
+func (d decider) timeZoneEvidence(v *analysis.Verdict, zoneHeadline bool) {
+	if zoneHeadline {
 		return
 	}
 	for _, s := range d.rep.Skew {

@@ -1,10 +1,6 @@
 package verdict
 
-import (
-	"strings"
-
-	"github.com/bagclock/bagclock/analysis"
-)
+import "github.com/bagclock/bagclock/analysis"
 
 // tfTreeVerdict leads the verdict with the most important tf-tree finding
 // when the bag has no analysed message to judge by; it reports whether it
@@ -27,8 +23,9 @@ func (d decider) tfTreeVerdict(v *analysis.Verdict) bool {
 // tfTreeLead puts a serious tf-tree finding (another clock family, a
 // stale link, conflicting static values) in the headline when the sensor
 // rows found nothing wrong, keeping the rows' sentence as evidence; other
-// findings become evidence lines.
-func (d decider) tfTreeLead(v *analysis.Verdict, rowsHealthy bool) {
+// findings become evidence lines, but tf's offset from the recorder when
+// the evidence says every stamp lags record time (everyStampLags).
+func (d decider) tfTreeLead(v *analysis.Verdict, rowsHealthy, everyStampLags bool) {
 	fs := d.rep.TFFindings
 	if len(fs) == 0 {
 		return
@@ -50,22 +47,9 @@ func (d decider) tfTreeLead(v *analysis.Verdict, rowsHealthy bool) {
 		fs = fs[1:]
 	}
 	for _, f := range fs {
-		if f.Kind == analysis.TFOffsetFromRecorder && hasLinePrefix(v.Evidence, everyStampLags) {
+		if f.Kind == analysis.TFOffsetFromRecorder && everyStampLags {
 			continue // the line about every stamp, tf's included, said it
 		}
 		v.Evidence = append(v.Evidence, "tf tree: "+f.Sentence)
 	}
-}
-
-// everyStampLags starts the evidence line on a days-to-a-year lag of every
-// stamped topic and tf link behind record time (recorderClockEvidence).
-const everyStampLags = "Every stamp lags record time"
-
-func hasLinePrefix(lines []string, prefix string) bool {
-	for _, l := range lines {
-		if strings.HasPrefix(l, prefix) {
-			return true
-		}
-	}
-	return false
 }

@@ -8,49 +8,41 @@ import (
 	"github.com/bagclock/bagclock/analysis"
 )
 
-// TestHasLinePrefix: a line starting with the prefix, not one holding it
-// further in.
-func TestHasLinePrefix(t *testing.T) {
-	lines := []string{"tf tree: " + everyStampLags, "x"}
-	if hasLinePrefix(lines, everyStampLags) {
-		t.Error("prefix found inside a line")
-	}
-	if !hasLinePrefix(append(lines, everyStampLags+" by 3 days"), everyStampLags) {
-		t.Error("prefix not found")
-	}
-}
-
 func tfFindingFor(kind string, rank int) analysis.TFFinding {
 	return analysis.TFFinding{Kind: kind, Rank: rank, Sentence: kind + " sentence", Evidence: []string{kind + " evidence"}}
 }
 
 // TestTFTreeLeadRanks: up to static conflicts a finding leads a healthy
 // verdict; from backward stamps on it is a warning after the healthy
-// sentence; with unhealthy rows every finding is evidence.
+// sentence; with unhealthy rows every finding is evidence, but tf's offset
+// from the recorder when the evidence said every stamp lags record time.
 func TestTFTreeLeadRanks(t *testing.T) {
 	for _, tc := range []struct {
 		name     string
 		fs       []analysis.TFFinding
 		healthy  bool
+		lags     bool // everyStampLags
 		sentence string
 		class    string
 		evidence []string
 	}{
-		{"static conflict leads", []analysis.TFFinding{tfFindingFor(analysis.TFStaticConflict, analysis.RankTFStatic), tfFindingFor(analysis.TFRepeatedStamps, analysis.RankTFRepeated)}, true,
+		{"static conflict leads", []analysis.TFFinding{tfFindingFor(analysis.TFStaticConflict, analysis.RankTFStatic), tfFindingFor(analysis.TFRepeatedStamps, analysis.RankTFRepeated)}, true, false,
 			analysis.TFStaticConflict + " sentence", analysis.VerdictTFTree + analysis.TFStaticConflict,
 			[]string{"Sensor topics: rows healthy.", analysis.TFStaticConflict + " evidence", "tf tree: " + analysis.TFRepeatedStamps + " sentence"}},
-		{"stale link leads", []analysis.TFFinding{tfFindingFor(analysis.TFStaleLink, analysis.RankTFStale)}, true,
+		{"stale link leads", []analysis.TFFinding{tfFindingFor(analysis.TFStaleLink, analysis.RankTFStale)}, true, false,
 			analysis.TFStaleLink + " sentence", analysis.VerdictTFTree + analysis.TFStaleLink, []string{"Sensor topics: rows healthy.", analysis.TFStaleLink + " evidence"}},
-		{"backward stamps warn", []analysis.TFFinding{tfFindingFor(analysis.TFStampsBackward, analysis.RankTFBackward)}, true,
+		{"backward stamps warn", []analysis.TFFinding{tfFindingFor(analysis.TFStampsBackward, analysis.RankTFBackward)}, true, false,
 			"rows healthy; but the tf tree has a warning: " + analysis.TFStampsBackward + " sentence", analysis.VerdictTFTree + analysis.TFStampsBackward, []string{analysis.TFStampsBackward + " evidence"}},
-		{"unhealthy rows keep their verdict", []analysis.TFFinding{tfFindingFor(analysis.TFStaleLink, analysis.RankTFStale), tfFindingFor(analysis.TFOffsetFromRecorder, analysis.RankTFOffset)}, false,
+		{"unhealthy rows keep their verdict", []analysis.TFFinding{tfFindingFor(analysis.TFStaleLink, analysis.RankTFStale), tfFindingFor(analysis.TFOffsetFromRecorder, analysis.RankTFOffset)}, false, false,
 			"rows healthy", "rows", []string{"tf tree: " + analysis.TFStaleLink + " sentence", "tf tree: " + analysis.TFOffsetFromRecorder + " sentence"}},
-		{"no findings", nil, true, "rows healthy", "rows", nil},
+		{"every stamp lags: tf's offset not repeated", []analysis.TFFinding{tfFindingFor(analysis.TFStaleLink, analysis.RankTFStale), tfFindingFor(analysis.TFOffsetFromRecorder, analysis.RankTFOffset)}, false, true,
+			"rows healthy", "rows", []string{"tf tree: " + analysis.TFStaleLink + " sentence"}},
+		{"no findings", nil, true, false, "rows healthy", "rows", nil},
 	} {
 		a := &analysis.Report{}
 		a.TFFindings = tc.fs
 		v := analysis.Verdict{Sentence: "rows healthy", Class: "rows"}
-		deciderFor(a).tfTreeLead(&v, tc.healthy)
+		deciderFor(a).tfTreeLead(&v, tc.healthy, tc.lags)
 		if !strings.HasSuffix(v.Sentence, tc.sentence) || v.Class != tc.class || fmt.Sprint(v.Evidence) != fmt.Sprint(tc.evidence) {
 			t.Errorf("%s: verdict %q (%s) %q; want %q (%s) %q", tc.name, v.Sentence, v.Class, v.Evidence, tc.sentence, tc.class, tc.evidence)
 		}

@@ -54,7 +54,7 @@ func decide(r *analysis.Report) (v analysis.Verdict, guessed string) {
 			v.Class = analysis.VerdictEmptyTopic
 		}
 		if len(d.rep.Settings.ScanTopics) > 0 {
-			d.tfTreeLead(&v, false)
+			d.tfTreeLead(&v, false, false)
 		} else if d.tfTreeVerdict(&v) {
 			v.Evidence = append(v.Evidence, "No sensor message to check against tf: the verdict comes from the tf tree alone.")
 		}
@@ -147,6 +147,7 @@ func decide(r *analysis.Report) (v analysis.Verdict, guessed string) {
 	}
 	v.Class = string(bestClass)
 	device := d.deviceClock(best.Topic)
+	zoneHeadline := false // the headline is a time-zone step (timeZoneEvidence)
 	switch {
 	case offClock:
 		guessed = d.offClockVerdict(&v, best, bestClass)
@@ -176,6 +177,7 @@ func decide(r *analysis.Report) (v analysis.Verdict, guessed string) {
 	case bestClass == analysis.ClockSkew:
 		v.Sentence = fmt.Sprintf("%s and tf (%s) are %s apart on the same clock: the machines' clocks are out of sync; synchronise them (chrony/NTP).", topic, strings.SplitN(ps.Stalest, " on ", 2)[0], analysis.FmtS(ps.MedianDiffS))
 		if zoneOffset(ps.MedianDiffS) {
+			zoneHeadline = true
 			v.Sentence = zoneSkewSentence(topic, strings.SplitN(ps.Stalest, " on ", 2)[0], ps.MedianDiffS)
 			v.Commands = append(v.Commands, "timedatectl")
 		}
@@ -241,11 +243,11 @@ func decide(r *analysis.Report) (v analysis.Verdict, guessed string) {
 	d.jumpEvidence(&v)
 	d.topicEvidence(&v)
 	d.missingLinkEvidence(&v, best)
-	d.recorderClockEvidence(&v)
+	everyStampLags := d.recorderClockEvidence(&v)
 	d.otherClockEvidence(&v)
 	d.clockUnusedEvidence(&v)
 	d.offClockEvidence(&v)
-	d.timeZoneEvidence(&v)
+	d.timeZoneEvidence(&v, zoneHeadline)
 	healthy := bestClass == analysis.SameClock && drops == 0 && r.Counts.BackwardJumps == 0
 	// A clock fault outranks drops on a shared clock: those drops are
 	// then evidence, not the cause.
@@ -255,7 +257,7 @@ func decide(r *analysis.Report) (v analysis.Verdict, guessed string) {
 		v.Class = analysis.VerdictTime
 		healthy = false
 	}
-	d.tfTreeLead(&v, healthy)
+	d.tfTreeLead(&v, healthy, everyStampLags)
 	d.emptyTopicsLead(&v, healthy)
 	d.syncLead(&v, healthy && v.Class == analysis.VerdictNoProblem)
 	if n := r.Counts.RosoutLines; n > 0 {
@@ -648,8 +650,10 @@ func joinList(names []string) string {
 // sim-time stamps recorded on wall time (normal for simulation, noted once
 // instead of per topic), sim-time stamps without /clock (what that means
 // for replay), and a constant offset on every topic (machines out of sync,
-// or a bag re-recorded from a replay without --clock).
-func (d decider) recorderClockEvidence(v *analysis.Verdict) {
+// or a bag re-recorded from a replay without --clock). everyStampLags
+// says it added the line on a days-to-a-year lag of every stamp, tf's
+// included (tfTreeLead then leaves out tf's own offset finding).
+func (d decider) recorderClockEvidence(v *analysis.Verdict) (everyStampLags bool) {
 	r := d.rep
 	var sim, recSim, offset []string
 	var lags []analysis.LagSample
@@ -686,12 +690,12 @@ func (d decider) recorderClockEvidence(v *analysis.Verdict) {
 		v.Evidence = append(v.Evidence, fmt.Sprintf("Record times are on sim time while the stamps of %s are on system time (a recorder with use_sim_time, or a converted bag): record time − stamp is not an age here.", examples(recSim)))
 	}
 	if len(offset) == 0 {
-		return
+		return false
 	}
 	med := offsets.Median()
 	if allOffset && analysis.IsYearLag(med) {
 		v.Evidence = append(v.Evidence, analysis.LagSentence(d.rep.Pass.StartNS, "Every stamp", med, analysis.LagCauseOf(d.sawReplayer(), lags)))
-		return
+		return true
 	}
 	line := fmt.Sprintf("Record time − stamp is a constant offset on %s (%s): the recorder's clock and the publishers' differ (check chrony).", fmt.Sprintf("%d topics or links", len(offset)), examples(offset))
 	if len(offset) == 1 {
@@ -701,6 +705,7 @@ func (d decider) recorderClockEvidence(v *analysis.Verdict) {
 		line = strings.TrimSuffix(line, " (check chrony).") + fmt.Sprintf(": an offset of %s on every topic is two machines out of sync (chrony/NTP), or a bag re-recorded while `ros2 bag play` ran without --clock (the offset is then the age of the replayed recording).", analysis.FmtDur(med))
 	}
 	v.Evidence = append(v.Evidence, line)
+	return false
 }
 
 // stampedSeries counts the skew table's rows with samples.

@@ -228,3 +228,32 @@ func TestClockRateBoundary(t *testing.T) {
 		}
 	}
 }
+
+// TestRecorderClockEveryStampLags: recorderClockEvidence says it wrote the
+// line on every stamp's days-to-a-year lag exactly when it did (tfTreeLead
+// reads that instead of the line).
+func TestRecorderClockEveryStampLags(t *testing.T) {
+	const day = 86400.0
+	for _, tc := range []struct {
+		name string
+		skew []analysis.Skew
+		want bool
+	}{
+		{"every topic 30 days behind", []analysis.Skew{{Topic: "/scan", Kind: analysis.SkewConstantOffset, Count: 100, MedianS: 30 * day},
+			{Topic: "/tf", Link: "odom->base_link", Kind: analysis.SkewConstantOffset, Count: 100, MedianS: 30 * day}}, true},
+		{"every topic 2 s behind", []analysis.Skew{{Topic: "/scan", Kind: analysis.SkewConstantOffset, Count: 100, MedianS: 2}}, false},
+		{"another kind beside the lag", []analysis.Skew{{Topic: "/scan", Kind: analysis.SkewConstantOffset, Count: 100, MedianS: 30 * day},
+			{Topic: "/imu", Kind: analysis.SkewJitter, Count: analysis.MinSkewSamples, MedianS: 0.01}}, false},
+		{"no offset", []analysis.Skew{{Topic: "/imu", Kind: analysis.SkewJitter, Count: 100, MedianS: 0.01}}, false},
+	} {
+		var v analysis.Verdict
+		got := deciderFor(&analysis.Report{Skew: tc.skew}).recorderClockEvidence(&v)
+		line := false
+		for _, e := range v.Evidence {
+			line = line || strings.HasPrefix(e, "Every stamp lags record time")
+		}
+		if got != tc.want || line != tc.want {
+			t.Errorf("%s: said %v, line %v (%q); want %v", tc.name, got, line, v.Evidence, tc.want)
+		}
+	}
+}
