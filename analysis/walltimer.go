@@ -119,7 +119,43 @@ type timerSeries struct {
 	phase      reservoir
 	pairs      int
 	sim, other int // stamps on sim time / others (system, zero)
+	// win is the open rate window; rateW and rateS the message rates of
+	// the closed ones in each clock. A period near /clock's aliases on its
+	// ticks (a 100 Hz sim timer at real-time factor 0.8 fires on four
+	// /clock ticks of five: regular in wall time, 8 and 16 ms in sim
+	// time); rates over windows of seconds do not alias, and only the
+	// timer's own clock keeps them steady while the factor varies.
+	win          rateWindow
+	rateW, rateS reservoir
 }
+
+// rateWindow counts messages over rtfWindowNS of record time, with the
+// first and last wall and sim times.
+type rateWindow struct {
+	open                                   bool
+	n                                      int
+	startLog, firstW, firstS, lastW, lastS int64
+}
+
+// addRate puts one message in the rate window, closing it into rateW and
+// rateS when it is rtfWindowNS old or sim time went back.
+func (t *timerSeries) addRate(logNS, wall, sim int64) {
+	w := &t.win
+	if w.open && logNS-w.startLog < rtfWindowNS && sim >= w.lastS && wall >= w.lastW {
+		w.n++
+		w.lastW, w.lastS = wall, sim
+		return
+	}
+	if w.open && w.n >= 3 && w.lastW > w.firstW && w.lastS > w.firstS {
+		t.rateW.add(float64(w.n-1) / float64(w.lastW-w.firstW))
+		t.rateS.add(float64(w.n-1) / float64(w.lastS-w.firstS))
+	}
+	*w = rateWindow{open: true, n: 1, startLog: logNS, firstW: wall, firstS: sim, lastW: wall, lastS: sim}
+}
+
+// minRateWindows: fewer rate windows than this (12 s of record time) do
+// not overrule the intervals.
+const minRateWindows = 6
 
 const rankWallTimer = 660
 
@@ -197,6 +233,7 @@ func (c *wallTimerCheck) note(a *analyzer, t *timerSeries, m *bagread.Message, s
 		}
 	}
 	t.lastW, t.lastS, t.seen = wall, sim, true
+	t.addRate(m.LogTimeNS, wall, sim)
 }
 
 // relSpread is the interquartile range over the median (+Inf when the
@@ -262,6 +299,26 @@ func (c *wallTimerCheck) finish(a *analyzer) {
 					case TimerWall:
 						tc.Clock, tc.Confidence = TimerUndetermined, 0
 					}
+				}
+			}
+			// The rates per window: steady in the timer's own clock, and
+			// in the other they follow the factor. They overrule intervals
+			// regular in wall time (a period that aliases on /clock's
+			// ticks), and decide where the intervals could not (delivery
+			// jitter of a few ms on a 20 ms period).
+			if t.rateW.n >= minRateWindows {
+				ww, ws := relSpread(&t.rateW)+timerSpreadEps, relSpread(&t.rateS)+timerSpreadEps
+				switch {
+				case tc.Clock == TimerWall && ww >= timerRatio*ws:
+					tc.Clock, tc.Confidence = TimerUndetermined, 0
+				case tc.Clock == TimerWall && ws >= timerRatio*ww:
+					tc.Confidence = math.Max(tc.Confidence, 1-ww/ws) // both agree
+				case tc.Clock == TimerSim && ww >= timerRatio*ws:
+					tc.Confidence = math.Max(tc.Confidence, 1-ws/ww)
+				case tc.Clock == TimerUndetermined && ws >= timerRatio*ww:
+					tc.Clock, tc.Confidence = TimerWall, 1-ww/ws
+				case tc.Clock == TimerUndetermined && ww >= timerRatio*ws:
+					tc.Clock, tc.Confidence = TimerSim, 1-ws/ww
 				}
 			}
 			if math.IsInf(tc.SimSpread, 0) && tc.Clock == TimerWall {
