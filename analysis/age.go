@@ -260,10 +260,11 @@ func (c *ageCheck) linkAges(a *analyzer) []TopicAge {
 	return out
 }
 
-// datedAheadByDesign: a link from a map frame to an odom frame
-// (map->odom, robot1/map->robot1/odom, map->hector_odom), the localiser's
-// correction, which it stamps ahead of its input.
-func datedAheadByDesign(link string) bool {
+// DatedAheadByDesign reports whether link ("parent->child") runs from a
+// map frame to an odom frame (map->odom, robot1/map->robot1/odom,
+// map->hector_odom): the localiser's correction, which it stamps ahead of
+// its input (AMCL by its transform_tolerance).
+func DatedAheadByDesign(link string) bool {
 	parent, child, _ := strings.Cut(link, "->")
 	base := func(f string) string { return f[strings.LastIndex(f, "/")+1:] }
 	return strings.Contains(base(parent), "map") && strings.Contains(base(child), "odom")
@@ -430,7 +431,7 @@ func (c *ageCheck) judgedLinks(a *analyzer) []*linkStats {
 	var out []*linkStats
 	for _, l := range a.tf.sortedLinks() {
 		if l.static || l.id >= len(c.links) || !c.links[l.id].seen || l.oldest < EpochThresholdNS ||
-			datedAheadByDesign(l.key.parent+"->"+l.key.child) {
+			DatedAheadByDesign(l.key.parent+"->"+l.key.child) {
 			continue
 		}
 		out = append(out, l)

@@ -76,8 +76,8 @@ func TestDatedAheadByDesign(t *testing.T) {
 		"map->odom": true, "robot1/map->robot1/odom": true, "map->hector_odom": true,
 		"odom->base_link": false, "map->base_link": false, "world->map": false,
 	} {
-		if got := datedAheadByDesign(link); got != want {
-			t.Errorf("datedAheadByDesign(%q) = %v, want %v", link, got, want)
+		if got := DatedAheadByDesign(link); got != want {
+			t.Errorf("DatedAheadByDesign(%q) = %v, want %v", link, got, want)
 		}
 	}
 }

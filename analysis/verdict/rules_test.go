@@ -142,6 +142,31 @@ func TestRules(t *testing.T) {
 		}, string(analysis.LaserOnSystemClock),
 			"The laser driver publishes /scan with system time while tf follows /clock: set use_sim_time:=true on the node publishing /scan.",
 			[]string{`A scan stamped ~1.79e9 s ahead of tf waits for a transform that never comes; the filter drops it when the queue is full ("discarding message because the queue is full").`, "No messages on /empty (often a QoS mismatch while recording)."}, nil},
+		{"an empty sensor topic beside drops on one clock", func() *analysis.Report {
+			r := sensorReport(pairs(pairWith("/imu", analysis.SameClock, 10, 0)))
+			r.Pairs[0].Filter = map[string]int{"passed": 7, "dropped_queue_full": 3}
+			r.Topics = append(r.Topics, analysis.TopicSummary{Topic: "/empty", Role: analysis.TopicAnalysed})
+			return r
+		}, analysis.VerdictSameClockDrops,
+			"/imu and tf are on the same clock (median 2.0 ms apart), yet 3 scans were dropped: not a clock problem; the stalest link on their path is mostly odom->laser on /tf: check its publisher's rate and gaps, then the queue size. And /empty was recorded without a single message (often a QoS mismatch while recording), so its clock cannot be checked.",
+			nil, []string{"No messages on /empty"}},
+		// AMCL dates map->odom ahead by its transform_tolerance: the
+		// "apart" figure says why it is far below 0 on one clock.
+		{"map->odom dated ahead by design", func() *analysis.Report {
+			r := sensorReport(pairs(pairWith("/odom", analysis.SameClock, 10, 0)), -0.916)
+			r.Pairs[0].Stalest = "map->odom on /tf"
+			r.Pairs[0].Filter = map[string]int{"passed": 8, "dropped_queue_full": 2}
+			return r
+		}, analysis.VerdictSameClockDrops,
+			"/odom and tf are on the same clock (median -916.0 ms apart: map->odom is dated ahead on purpose, by the localiser's transform_tolerance), yet 2 scans were dropped: not a clock problem; the stalest link on their path is mostly map->odom on /tf: check its publisher's rate and gaps, then the queue size.",
+			nil, nil},
+		{"an ahead median on another link is not explained", func() *analysis.Report {
+			r := sensorReport(pairs(pairWith("/odom", analysis.SameClock, 10, 0)), -0.916)
+			r.Pairs[0].Filter = map[string]int{"passed": 8, "dropped_queue_full": 2}
+			return r
+		}, analysis.VerdictSameClockDrops,
+			"/odom and tf are on the same clock (median -916.0 ms apart), yet 2 scans were dropped: not a clock problem; the stalest link on their path is mostly odom->laser on /tf: check its publisher's rate and gaps, then the queue size.",
+			nil, nil},
 		{"the topic asked for has no message", func() *analysis.Report {
 			r := &analysis.Report{}
 			r.Settings.ScanTopics = []string{"/scan"}

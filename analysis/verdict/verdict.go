@@ -214,9 +214,9 @@ func decide(r *analysis.Report) (v analysis.Verdict, guessed string) {
 		} else if drops > 0 && d.aheadDropsVerdict(&v, best, unit, ps.MedianDiffS) {
 			// The sensor's machine runs ahead: its clock, not tf, drops them.
 		} else if drops > 0 {
-			v.Sentence = fmt.Sprintf("%s and tf are on the same clock (median %s apart), yet %s %s dropped: not a clock problem; look at the tf tree, the frame names and the queue size.", topic, analysis.FmtS(ps.MedianDiffS), analysis.Plural(drops, strings.TrimSuffix(unit, "s")), wasWere(drops))
+			v.Sentence = fmt.Sprintf("%s and tf are on the same clock (median %s apart%s), yet %s %s dropped: not a clock problem; look at the tf tree, the frame names and the queue size.", topic, analysis.FmtS(ps.MedianDiffS), aheadByDesignNote(ps), analysis.Plural(drops, strings.TrimSuffix(unit, "s")), wasWere(drops))
 			if link := strings.SplitN(ps.Stalest, " on ", 2)[0]; link != "" {
-				v.Sentence = fmt.Sprintf("%s and tf are on the same clock (median %s apart), yet %s %s dropped: not a clock problem; the stalest link on their path is mostly %s: check its publisher's rate and gaps, then the queue size.", topic, analysis.FmtS(ps.MedianDiffS), analysis.Plural(drops, strings.TrimSuffix(unit, "s")), wasWere(drops), ps.Stalest)
+				v.Sentence = fmt.Sprintf("%s and tf are on the same clock (median %s apart%s), yet %s %s dropped: not a clock problem; the stalest link on their path is mostly %s: check its publisher's rate and gaps, then the queue size.", topic, analysis.FmtS(ps.MedianDiffS), aheadByDesignNote(ps), analysis.Plural(drops, strings.TrimSuffix(unit, "s")), wasWere(drops), ps.Stalest)
 			}
 			v.Class = analysis.VerdictSameClockDrops
 		} else {
@@ -225,7 +225,7 @@ func decide(r *analysis.Report) (v analysis.Verdict, guessed string) {
 			if names != topic && !d.allOfType(best.Type) {
 				noun = "message" // the topics are of several types
 			}
-			v.Sentence = fmt.Sprintf("%s and tf are on the same clock (median %s apart) and no %s is dropped by the %s"+noClockProblem+".", names, analysis.FmtS(ps.MedianDiffS), noun, d.filterNames(ps.Consumer))
+			v.Sentence = fmt.Sprintf("%s and tf are on the same clock (median %s apart%s) and no %s is dropped by the %s"+noClockProblem+".", names, analysis.FmtS(ps.MedianDiffS), aheadByDesignNote(ps), noun, d.filterNames(ps.Consumer))
 			if n := r.Counts.ClockJumps + r.Counts.StampJumps; n > 0 {
 				// A jump that is not proven a clock step (a pause of every
 				// publisher looks the same) is no fault, but a "no problem"
@@ -731,8 +731,9 @@ func (d decider) sawReplayer() bool {
 }
 
 // emptyTopicsLead puts analysed topics that were recorded without a
-// message in front of a healthy headline: the bag cannot show their clock,
-// and "no clock problem" would hide it.
+// message in front of a healthy headline (the bag cannot show their clock,
+// and "no clock problem" would hide it), after a headline of drops on one
+// clock, and in the evidence of a clock fault.
 func (d decider) emptyTopicsLead(v *analysis.Verdict, healthy bool) {
 	var empty []string
 	for _, ts := range d.analysed() {
@@ -741,6 +742,13 @@ func (d decider) emptyTopicsLead(v *analysis.Verdict, healthy bool) {
 		}
 	}
 	if len(empty) == 0 {
+		return
+	}
+	if !healthy && v.Class == analysis.VerdictSameClockDrops {
+		// Drops on one clock are not a clock fault: the topic the bag
+		// could not check at all is as much the news.
+		v.Sentence += fmt.Sprintf(" And %s %s recorded without a single message (often a QoS mismatch while recording), so %s cannot be checked.",
+			analysis.JoinNames(empty), wasWere(len(empty)), map[bool]string{true: "its clock", false: "their clocks"}[len(empty) == 1])
 		return
 	}
 	if !healthy {
@@ -761,4 +769,15 @@ func (d decider) deviceClock(topic string) *analysis.DeviceClock {
 		}
 	}
 	return nil
+}
+
+// aheadByDesignNote explains a same-clock median well below 0 when the
+// path's stalest link is the localiser's map->odom, dated ahead on
+// purpose: without it "same clock, -916 ms apart" reads as a contradiction.
+func aheadByDesignNote(ps analysis.PairSummary) string {
+	link := strings.SplitN(ps.Stalest, " on ", 2)[0]
+	if ps.MedianDiffS > -0.1 || !analysis.DatedAheadByDesign(link) {
+		return ""
+	}
+	return ": " + link + " is dated ahead on purpose, by the localiser's transform_tolerance"
 }
