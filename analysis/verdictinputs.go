@@ -55,10 +55,25 @@ func contains(list []string, s string) bool {
 	return false
 }
 
-// JoinNames is "a, b and c" (at most four names, then "and N others").
+// JoinNames is "a, b and c": at most four names, then "and N other
+// topics", counting the tf links among the rest ("parent->child on
+// TOPIC") as links: "and 2 other topics and 1 tf link".
 func JoinNames(names []string) string {
 	if len(names) > 4 {
-		return fmt.Sprintf("%s and %d other topics", strings.Join(names[:3], ", "), len(names)-3)
+		links := 0
+		for _, n := range names[3:] {
+			if strings.Contains(n, "->") {
+				links++
+			}
+		}
+		var rest []string
+		if topics := len(names) - 3 - links; topics > 0 {
+			rest = append(rest, Plural(topics, "other topic"))
+		}
+		if links > 0 {
+			rest = append(rest, Plural(links, "tf link"))
+		}
+		return strings.Join(names[:3], ", ") + " and " + strings.Join(rest, " and ")
 	}
 	if len(names) == 1 {
 		return names[0]
