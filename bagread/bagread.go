@@ -46,8 +46,9 @@ type Options struct {
 	// need counts only as hints (analyze); info leaves it off.
 	MetadataTopicCounts bool
 	// Sequential reads every file on the caller's goroutine. By default a
-	// db3 is read in record order by two worker goroutines (rowid ranges
-	// on two connections, in turns), and the next chunk of a compressed,
+	// db3 that SQLite must read in record order (one the b-tree walker
+	// leaves to it) is read by two worker goroutines (rowid ranges on two
+	// connections, in turns), and the next chunk of a compressed,
 	// indexed MCAP is decompressed on a second goroutine while the current
 	// one is parsed; on a multi-core machine that nearly halves the time.
 	// A caller that already keeps every core busy with one bag each

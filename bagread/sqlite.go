@@ -16,10 +16,20 @@ type sqliteTopic struct{ name, typ string }
 
 // sqliteHandle is an opened db3 file (or its private copy).
 type sqliteHandle struct {
-	path   string // the user's file, for messages
-	dsn    string // of the file actually opened (original or private copy)
-	db     *sql.DB
-	topics map[int64]sqliteTopic
+	path string // the user's file, for messages
+	dsn  string // of the file actually opened (original or private copy)
+	// file is that file's path and immutable how it was opened (a file
+	// with a leftover -wal is not): the walker reads only such files.
+	file      string
+	immutable bool
+	// walk is what the walker needs of the file, worked out once
+	// (db3stream.go); walkChecked says it was.
+	walk        *db3WalkInfo
+	walkChecked bool
+	// walkFallbacks counts walks handed over to SQLite part way (tests).
+	walkFallbacks int
+	db            *sql.DB
+	topics        map[int64]sqliteTopic
 	// trunc is set when dsn is a patched private copy of a file cut
 	// short; damaged when counting had to stop at an SQLite error. Such
 	// files are read in rowid order only (see open).
@@ -131,7 +141,7 @@ func openInspect(path, openPath string, immutable bool, trunc *truncInfo, deferC
 	if err != nil {
 		return nil, nil, err
 	}
-	h := &sqliteHandle{path: path, dsn: dsn, db: db, topics: map[int64]sqliteTopic{}, trunc: trunc, deferCounts: deferCounts}
+	h := &sqliteHandle{path: path, dsn: dsn, file: abs, immutable: immutable, db: db, topics: map[int64]sqliteTopic{}, trunc: trunc, deferCounts: deferCounts}
 	o, err := h.inspect()
 	if err != nil {
 		db.Close()

@@ -137,6 +137,13 @@ type sqliteStream struct {
 	px   *prefixSpec
 	blob *blobReader
 	buf  []byte
+
+	// where and order make the query (startSQL).
+	where []string
+	order Order
+	// walk reads the rows until it meets one it does not read; the SQLite
+	// query then starts at that row (db3stream.go).
+	walk *db3Walker
 }
 
 // open starts reading the file; the topic filter becomes WHERE topic_id
@@ -146,23 +153,49 @@ func (h *sqliteHandle) open(fileIndex int, sel selection, order Order) (stream, 
 }
 
 // openRead is open with, for px's topics, the data column replaced by its
-// length (see openPrefix).
+// length (see openPrefix). A record-order read of a healthy file walks its
+// b-tree in Go (db3stream.go); SQLite reads the rest, and the rows after
+// any the walker does not read.
 func (h *sqliteHandle) openRead(fileIndex int, sel selection, order Order, px *prefixSpec) (stream, error) {
 	var where []string
 	unfiltered := false
+	var ids []int64
 	if sel != nil {
-		var ids []string
+		var names []string
 		for id, t := range h.topics {
 			if sel[t.name] {
-				ids = append(ids, strconv.FormatInt(id, 10))
+				ids = append(ids, id)
+				names = append(names, strconv.FormatInt(id, 10))
 			}
 		}
 		if len(ids) == 0 {
 			return &sqliteStream{done: true}, nil
 		}
 		if unfiltered = len(ids) == len(h.topics) && h.topicIDInt; !unfiltered {
-			where = append(where, "topic_id IN ("+strings.Join(ids, ",")+")")
+			where = append(where, "topic_id IN ("+strings.Join(names, ",")+")")
 		}
+	}
+	s := &sqliteStream{h: h, fileIndex: fileIndex, px: px, unfiltered: unfiltered, where: where, order: order}
+	if order == RecordOrder {
+		if wi := h.walkInfo(); wi != nil {
+			if err := s.startWalk(wi, sel, ids); err == nil {
+				return s, nil
+			}
+		}
+	}
+	if err := s.startSQL(false, 0); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// startSQL starts the query of the stream's rows, from rowid from on when
+// resume is set (after the rows the walker read).
+func (s *sqliteStream) startSQL(resume bool, from int64) error {
+	h, order, px := s.h, s.order, s.px
+	where := s.where
+	if resume {
+		where = append(append([]string{}, where...), "id >= "+strconv.FormatInt(from, 10))
 	}
 	query := func(extra ...string) string {
 		w := append(append([]string{}, where...), extra...)
@@ -179,26 +212,33 @@ func (h *sqliteHandle) openRead(fileIndex int, sel selection, order Order, px *p
 		}
 		return q + " ORDER BY id"
 	}
-	s := &sqliteStream{h: h, fileIndex: fileIndex, px: px, unfiltered: unfiltered}
 	workers := min(sqliteWorkers, runtime.GOMAXPROCS(0))
 	lo, hi, split := int64(0), int64(0), false
 	if !h.sequential && !h.driverOnly && order == RecordOrder && !h.damaged && h.trunc == nil && workers >= 2 {
 		lo, hi, split = h.rowidSpan()
+		if resume {
+			lo = max(lo, from)
+		}
 		split = split && hi-lo >= 2*sqliteRangeRows
 	}
 	if !split {
 		// One query, stepped on the caller's goroutine.
 		conn, err := h.connect()
 		if err != nil {
-			return nil, err
+			return err
 		}
 		rows, err := conn.(*sqlite3.SQLiteConn).QueryContext(context.Background(), query(), nil)
 		if err != nil {
 			conn.Close()
-			return nil, &FileError{Path: h.path, Offset: -1, Op: "query messages", Err: err}
+			if resume {
+				// The driver steps to the first row here: a damaged page
+				// after the walked rows fails as a step would have.
+				return err
+			}
+			return &FileError{Path: h.path, Offset: -1, Op: "query messages", Err: err}
 		}
 		s.direct, s.directConn, s.dest = rows, conn, make([]driver.Value, 4)
-		return s, nil
+		return nil
 	}
 	q := query("id >= ?", "id < ?")
 	var qs []*rangeQuery
@@ -220,9 +260,9 @@ func (h *sqliteHandle) openRead(fileIndex int, sel selection, order Order, px *p
 			}
 			if errors.Is(err, errDriverTypes) {
 				h.driverOnly = true
-				return h.openRead(fileIndex, sel, order, px)
+				return s.startSQL(resume, from)
 			}
-			return nil, &FileError{Path: h.path, Offset: -1, Op: "prepare messages query", Err: err}
+			return &FileError{Path: h.path, Offset: -1, Op: "prepare messages query", Err: err}
 		}
 		qs = append(qs, rq)
 	}
@@ -236,7 +276,7 @@ func (h *sqliteHandle) openRead(fileIndex int, sel selection, order Order, px *p
 		s.workers = append(s.workers, w)
 		go w.run(s.stop, k, workers, s.ranges, lo)
 	}
-	return s, nil
+	return nil
 }
 
 // rowidSpan is the smallest and largest rowid (ok false when the table is
@@ -340,6 +380,11 @@ func (w *sqliteWorker) run(stop <-chan struct{}, first, step, n int, lo int64) {
 // row returns the next row in rowid (or query) order; nil at the end,
 // after recording why the read stopped if a query failed.
 func (s *sqliteStream) row() *sqliteRow {
+	if s.walk != nil {
+		if r := s.walkRow(); r != nil || s.walk != nil {
+			return r
+		}
+	}
 	if s.direct != nil {
 		if err := s.direct.Next(s.dest); err != nil {
 			if err != io.EOF {
@@ -458,6 +503,10 @@ func (s *sqliteStream) problems() []Problem  { return s.probs }
 
 // close stops the workers, waits for them and closes their connections.
 func (s *sqliteStream) close() error {
+	if s.walk != nil {
+		s.walk.close()
+		s.walk = nil
+	}
 	if s.blob != nil {
 		s.blob.close()
 		s.blob = nil
