@@ -31,10 +31,9 @@ func walkErr(format string, a ...any) error {
 // (BTCURSOR_MAX_DEPTH in btreeInt.h, 3.45); a deeper tree is corrupt.
 const (
 	db3MaxDepth = 20
-	// db3BlockMin/Max bound the sequential read of leaf and overflow
-	// pages: a block starts at the page asked for and grows while the walk
-	// keeps reading on past it, shrinks when it jumps elsewhere.
-	db3BlockMin = 64 << 10
+	// db3BlockMax bounds the sequential read of leaf and overflow pages: a
+	// block starts at the page asked for (one page) and doubles while the
+	// walk keeps reading on past it.
 	db3BlockMax = 1 << 20
 )
 
@@ -115,7 +114,7 @@ type pageReader struct {
 }
 
 func newPageReader(r io.ReaderAt, g db3Geom) *pageReader {
-	return &pageReader{r: r, g: g, block: max(db3BlockMin, g.pageSize), maxBlock: max(db3BlockMax, g.pageSize)}
+	return &pageReader{r: r, g: g, block: g.pageSize, maxBlock: max(db3BlockMax, g.pageSize)}
 }
 
 func (pr *pageReader) check(p uint32) error {
@@ -136,11 +135,16 @@ func (pr *pageReader) page(p uint32) ([]byte, error) {
 		return nil, err
 	}
 	// Reading on just past the block: the walk is sequential, read more at
-	// once; a jump: read less.
-	if pr.n > 0 && p >= pr.first+pr.n && p < pr.first+2*pr.n {
+	// once; just before it (a leaf's first overflow pages): as much again;
+	// a jump (a prefix read over long overflow chains): one page, so that
+	// only the pages needed are read.
+	switch {
+	case pr.n == 0:
+	case p >= pr.first+pr.n && p < pr.first+2*pr.n:
 		pr.block = min(2*pr.block, pr.maxBlock)
-	} else if pr.n > 0 {
-		pr.block = min(max(pr.block/2, db3BlockMin, pr.g.pageSize), pr.maxBlock)
+	case p < pr.first && p+pr.n >= pr.first:
+	default:
+		pr.block = pr.g.pageSize
 	}
 	n := uint32(pr.block / pr.g.pageSize)
 	// The block starts a little before p: SQLite allocates a row's
