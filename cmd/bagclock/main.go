@@ -15,6 +15,10 @@ import (
 	"unicode/utf8"
 
 	"github.com/spf13/pflag"
+
+	// First of the project's packages to initialise: the heap that the
+	// initialisers after it allocate from asks for huge pages.
+	_ "github.com/bagclock/bagclock/internal/hugeheap"
 )
 
 // version is set at build time with -ldflags "-X main.version=...".

@@ -1,0 +1,6 @@
+//go:build !linux
+
+package hugeheap
+
+// Advised returns 0: huge pages are advised on Linux only.
+func Advised() uintptr { return 0 }
