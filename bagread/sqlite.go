@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 )
 
@@ -137,7 +138,10 @@ func openInspect(path, openPath string, immutable bool, trunc *truncInfo, deferC
 	if immutable {
 		dsn += "&immutable=1"
 	}
-	db, err := sql.Open("sqlite3", dsn)
+	// A small page cache: the schema, topic and count queries visit each
+	// page once, and every page of a larger cache is fresh memory, faulted
+	// in once per open (see sqliteReadCacheKiB).
+	db, err := sql.Open("sqlite3", dsn+"&_cache_size=-"+strconv.Itoa(sqliteReadCacheKiB))
 	if err != nil {
 		return nil, nil, err
 	}
