@@ -26,6 +26,33 @@ func TestAdvised(t *testing.T) {
 	if addr%(2<<20) != 0 {
 		t.Errorf("advised address %#x is not on a huge page boundary", addr)
 	}
+	checkHugeFlag(t, addr)
+}
+
+// TestAdviseBlock: the block analyze advises before its pass is flagged
+// for huge pages where the kernel's mode is "madvise", and nothing is
+// advised elsewhere or for an empty block.
+func TestAdviseBlock(t *testing.T) {
+	if AdviseBlock(0) != 0 {
+		t.Errorf("AdviseBlock(0) advised something")
+	}
+	mode, _ := os.ReadFile("/sys/kernel/mm/transparent_hugepage/enabled")
+	size, _ := os.ReadFile("/sys/kernel/mm/transparent_hugepage/hpage_pmd_size")
+	want := strings.Contains(string(mode), "[madvise]") && strings.TrimSpace(string(size)) == "2097152"
+	addr := AdviseBlock(32 << 20)
+	if (addr != 0) != want {
+		t.Fatalf("AdviseBlock = %#x with transparent_hugepage %q, huge page size %q", addr, strings.TrimSpace(string(mode)), strings.TrimSpace(string(size)))
+	}
+	if addr == 0 {
+		t.Skipf("transparent huge pages %q here: nothing to advise", strings.TrimSpace(string(mode)))
+	}
+	checkHugeFlag(t, addr)
+}
+
+// checkHugeFlag fails unless the mapping holding addr is flagged for huge
+// pages ("hg" in smaps' VmFlags).
+func checkHugeFlag(t *testing.T, addr uintptr) {
+	t.Helper()
 	smaps, err := os.ReadFile("/proc/self/smaps")
 	if err != nil {
 		t.Skipf("no smaps: %v", err)

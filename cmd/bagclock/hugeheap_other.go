@@ -1,6 +1,0 @@
-//go:build !linux
-
-package main
-
-// hugeHeap does nothing outside Linux (see hugeheap_linux.go).
-func hugeHeap() uintptr { return 0 }
