@@ -133,31 +133,59 @@ type ageSeries struct {
 
 // envelope follows the least age of each window of record time.
 type envelope struct {
-	start, min   int64
-	open         bool
+	win          minWindow
 	windows, neg int
 	minima       reservoir
 }
 
 func (e *envelope) add(logNS, age int64) {
-	if e.open && logNS-e.start < envelopeWindowNS {
-		e.min = min(e.min, age)
-		return
+	if w, ok := e.win.add(logNS, age); ok {
+		e.keep(w.lagNS)
 	}
-	e.close()
-	e.start, e.min, e.open = logNS, age, true
 }
 
 func (e *envelope) close() {
-	if !e.open {
-		return
+	if w, ok := e.win.flush(); ok {
+		e.keep(w.lagNS)
 	}
+}
+
+func (e *envelope) keep(least int64) {
 	e.windows++
-	if e.min <= -aheadEnvelopeNS {
+	if least <= -aheadEnvelopeNS {
 		e.neg++
 	}
-	e.minima.add(float64(e.min) / 1e9)
-	e.open = false
+	e.minima.add(float64(least) / 1e9)
+}
+
+// minWindow follows the least value of each envelopeWindowNS window of
+// record time (a lower envelope): add and flush hand back a window as it
+// closes.
+type minWindow struct {
+	cur  lagWindow
+	open bool
+}
+
+// lagWindow is one window of a lower envelope: its start (record time)
+// and its least value (record time − stamp).
+type lagWindow struct{ startNS, lagNS int64 }
+
+func (w *minWindow) add(logNS, v int64) (closed lagWindow, ok bool) {
+	if w.open && logNS-w.cur.startNS < envelopeWindowNS {
+		w.cur.lagNS = min(w.cur.lagNS, v)
+		return lagWindow{}, false
+	}
+	closed, ok = w.flush()
+	w.cur, w.open = lagWindow{logNS, v}, true
+	return closed, ok
+}
+
+func (w *minWindow) flush() (lagWindow, bool) {
+	if !w.open {
+		return lagWindow{}, false
+	}
+	w.open = false
+	return w.cur, true
 }
 
 const rankAge = 650

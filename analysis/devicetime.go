@@ -60,51 +60,40 @@ type deviceSeries struct {
 	n, other          int
 	firstLog, firstNS int64
 	lastLog           int64
-	// win is the open window (start and least record time − stamp);
-	// head the first deviceEnds closed windows, tail a ring of the last.
-	win        lagWindow
-	open       bool
+	// win follows the lower envelope of record time − stamp; head keeps
+	// its first deviceEnds windows, tail a ring of the last.
+	win        minWindow
 	head, tail []lagWindow
 	closed     int
 }
 
-// lagWindow is one window of a lower envelope: its start (record time)
-// and its least record time − stamp.
-type lagWindow struct{ startNS, lagNS int64 }
-
 func (t *deviceSeries) add(logNS, stampNS int64) {
-	lag := logNS - stampNS
-	if t.open && logNS-t.win.startNS < envelopeWindowNS {
-		t.win.lagNS = min(t.win.lagNS, lag)
-		return
+	if w, ok := t.win.add(logNS, logNS-stampNS); ok {
+		t.keep(w)
 	}
-	t.close()
-	t.win, t.open = lagWindow{logNS, lag}, true
 }
 
-func (t *deviceSeries) close() {
-	if !t.open {
-		return
-	}
-	t.open = false
+func (t *deviceSeries) keep(w lagWindow) {
 	if len(t.head) < deviceEnds {
-		t.head = append(t.head, t.win)
+		t.head = append(t.head, w)
 	} else if len(t.tail) < deviceEnds {
-		t.tail = append(t.tail, t.win)
+		t.tail = append(t.tail, w)
 	} else {
-		t.tail[t.closed%deviceEnds] = t.win
+		t.tail[t.closed%deviceEnds] = w
 	}
 	t.closed++
 }
 
 // rate is the stamps' advance per second of record time along the lower
-// envelope: the medians of its first and last thirds (at most deviceEnds
-// windows each), false with fewer than three windows.
+// envelope: the medians of the first and last thirds of the windows kept,
+// false with fewer than three windows.
 func (t *deviceSeries) rate() (float64, bool) {
-	t.close()
+	if w, ok := t.win.flush(); ok {
+		t.keep(w)
+	}
 	ws := append(append([]lagWindow(nil), t.head...), t.tail...)
 	sort.Slice(ws, func(i, j int) bool { return ws[i].startNS < ws[j].startNS })
-	k := min(len(ws)/3, deviceEnds)
+	k := len(ws) / 3
 	if k == 0 {
 		return 0, false
 	}
@@ -116,22 +105,15 @@ func (t *deviceSeries) rate() (float64, bool) {
 	return 1 - (l1-l0)/(t1-t0), true
 }
 
-// medianWindow is the median start and the median lag of ws, in ns.
+// medianWindow is the median start and the median lag of ws, in ns
+// (nearest rank, as every median here).
 func medianWindow(ws []lagWindow) (startNS, lagNS float64) {
 	ts := make([]float64, len(ws))
 	ls := make([]float64, len(ws))
 	for i, w := range ws {
 		ts[i], ls[i] = float64(w.startNS), float64(w.lagNS)
 	}
-	sort.Float64s(ts)
-	sort.Float64s(ls)
-	mid := func(v []float64) float64 {
-		if n := len(v); n%2 == 0 {
-			return (v[n/2-1] + v[n/2]) / 2
-		}
-		return v[len(v)/2]
-	}
-	return mid(ts), mid(ls)
+	return nearestRank(ts, 0.5), nearestRank(ls, 0.5)
 }
 
 func (c *deviceTimeCheck) onLink(_ *analyzer, _ *bagread.Message, l *linkStats, st *tf.Stamped) {

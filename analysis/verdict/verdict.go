@@ -744,21 +744,19 @@ func (d decider) emptyTopicsLead(v *analysis.Verdict, healthy bool) {
 	if len(empty) == 0 {
 		return
 	}
-	if !healthy && v.Class == analysis.VerdictSameClockDrops {
+	said := fmt.Sprintf("%s %s recorded without a single message (often a QoS mismatch while recording), so %s cannot be checked.",
+		analysis.JoinNames(empty), wasWere(len(empty)), map[bool]string{true: "its clock", false: "their clocks"}[len(empty) == 1])
+	switch {
+	case healthy:
+		v.Class = analysis.VerdictEmptyTopic
+		v.Sentence = said + " " + demoted(v.Sentence)
+	case v.Class == analysis.VerdictSameClockDrops:
 		// Drops on one clock are not a clock fault: the topic the bag
 		// could not check at all is as much the news.
-		v.Sentence += fmt.Sprintf(" And %s %s recorded without a single message (often a QoS mismatch while recording), so %s cannot be checked.",
-			analysis.JoinNames(empty), wasWere(len(empty)), map[bool]string{true: "its clock", false: "their clocks"}[len(empty) == 1])
-		return
-	}
-	if !healthy {
+		v.Sentence += " And " + said
+	default:
 		v.Evidence = append(v.Evidence, fmt.Sprintf("No messages on %s (often a QoS mismatch while recording).", strings.Join(empty, ", ")))
-		return
 	}
-	v.Class = analysis.VerdictEmptyTopic
-	v.Sentence = fmt.Sprintf("%s %s recorded without a single message (often a QoS mismatch while recording), so %s cannot be checked. %s",
-		analysis.JoinNames(empty), wasWere(len(empty)), map[bool]string{true: "its clock", false: "their clocks"}[len(empty) == 1],
-		demoted(v.Sentence))
 }
 
 // deviceClock is topic's entry in DeviceClocks, nil without one.
