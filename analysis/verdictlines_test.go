@@ -89,10 +89,13 @@ func TestVerdictLines(t *testing.T) {
 			[]string{"The offset matters to tf2: the cache is 10 s; scans behind by more than that are dropped at once, scans ahead wait and overflow the queue."}, []string{"Within"}},
 		// No /clock; scans 2.5 s and tf 3 s behind the recorder's clock:
 		// constant offsets, and the scans wait for tf half a second ahead.
+		// tf's offset from the recorder is a clock fault: it leads, and the
+		// drops it causes are its evidence.
 		{"constant offsets, drops on the same clock", []genLink{{parent: "odom", child: "base_link", ageNS: simStartNS - sysStartNS + 3e9}, {parent: "base_link", child: "laser", static: true}},
 			[]genScan{{"/scan", "laser", func(_, _, sys int64) int64 { return sys - 2.5e9 }}}, nil, Config{},
-			"/scan and tf are on the same clock (median 500.0 ms apart), yet 35 scans were dropped: not a clock problem; the stalest link on their path is mostly odom->base_link on /tf: check its publisher's rate and gaps, then the queue size.",
+			"Every tf stamp is 3.001 s behind the recorder's clock (constant): the clocks of the machine publishing tf and the recording machine are out of sync; synchronise them (chrony/NTP).",
 			[]string{
+				"Sensor topics: /scan and tf are on the same clock (median 500.0 ms apart), yet 35 scans were dropped: not a clock problem; the stalest link on their path is mostly odom->base_link on /tf: check its publisher's rate and gaps, then the queue size.",
 				"Record time − stamp is a constant offset on 2 topics or links (/scan (2.501 s) and odom->base_link on /tf (3.001 s)): the recorder's clock and the publishers' differ (check chrony).",
 			}, nil},
 		{"skew ahead without drops (queue 100)", exact, []genScan{{"/scan", "laser", func(_, sim, _ int64) int64 { return sim + 1.5e9 }}}, simClock, Config{QueueSize: 100, SetQueueSize: true},

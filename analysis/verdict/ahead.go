@@ -71,6 +71,11 @@ func (d decider) aheadDropsVerdict(v *analysis.Verdict, best *analysis.PairSumma
 	for _, ag := range ags {
 		if ag.Link == "" {
 			ahead[ag.Topic] = true
+		} else if ag.Name() == best.Stalest {
+			// The path's own tf link is stamped ahead of the recorder
+			// too: tf does not keep the recorder's time, and the wait is
+			// not the offset.
+			return false
 		}
 		names = append(names, ag.Name())
 	}

@@ -33,24 +33,32 @@ func TestAheadBy(t *testing.T) {
 
 // TestAheadDropsThreshold: the drops are blamed on the clock ahead only
 // when the messages are ahead of tf by at least half the offset (tf on
-// the recorder's time); a topic not ahead is left to the other wording.
+// the recorder's time); a topic not ahead is left to the other wording, and
+// so is a path whose own tf link is stamped ahead of the recorder too.
 func TestAheadDropsThreshold(t *testing.T) {
+	const link = "odom->base_link on /tf"
 	for _, tc := range []struct {
-		topic string
-		diffS float64
-		want  bool
+		topic     string
+		diffS     float64
+		linkAhead float64 // how far the path's link is ahead (0: not)
+		want      bool
 	}{
-		{"/scan", 0.35, true},
-		{"/scan", 0.3499, false},
-		{"/scan", -0.7, false},
-		{"/imu", 0.7, false},
+		{"/scan", 0.35, 0, true},
+		{"/scan", 0.3499, 0, false},
+		{"/scan", -0.7, 0, false},
+		{"/imu", 0.7, 0, false},
+		{"/scan", 0.5, 0.1, false},
 	} {
-		r := &analysis.Report{Ages: []analysis.TopicAge{{Topic: "/scan", Kind: analysis.AgeAhead, MedianS: -0.7}, {Topic: "/imu", Kind: analysis.AgeOK}},
-			Pairs: []analysis.PairSummary{{Topic: tc.topic, Type: "sensor_msgs/msg/LaserScan", Classes: map[string]int{}, Filter: map[string]int{"dropped_queue_full": 4, "passed": 1}}}}
+		ages := []analysis.TopicAge{{Topic: "/scan", Kind: analysis.AgeAhead, MedianS: -0.7}, {Topic: "/imu", Kind: analysis.AgeOK}}
+		if tc.linkAhead > 0 {
+			ages = append(ages, analysis.TopicAge{Topic: "/tf", Link: "odom->base_link", Kind: analysis.AgeAhead, MedianS: -tc.linkAhead})
+		}
+		r := &analysis.Report{Ages: ages,
+			Pairs: []analysis.PairSummary{{Topic: tc.topic, Type: "sensor_msgs/msg/LaserScan", Stalest: link, Classes: map[string]int{}, Filter: map[string]int{"dropped_queue_full": 4, "passed": 1}}}}
 		var v analysis.Verdict
 		d := deciderFor(r)
 		if got := d.aheadDropsVerdict(&v, d.pairs()[0], "scans", tc.diffS); got != tc.want {
-			t.Errorf("%s at %.4f s: %v, want %v", tc.topic, tc.diffS, got, tc.want)
+			t.Errorf("%s at %.4f s, link ahead %.2f s: %v, want %v", tc.topic, tc.diffS, tc.linkAhead, got, tc.want)
 		}
 		if tc.want && (v.Class != string(analysis.ClockSkew) || !strings.HasPrefix(v.Sentence, "4 scans were dropped because /scan is stamped 700.0 ms ahead")) {
 			t.Errorf("verdict %s %q", v.Class, v.Sentence)

@@ -167,6 +167,36 @@ func TestRules(t *testing.T) {
 		}, analysis.VerdictSameClockDrops,
 			"/odom and tf are on the same clock (median -916.0 ms apart), yet 2 scans were dropped: not a clock problem; the stalest link on their path is mostly odom->laser on /tf: check its publisher's rate and gaps, then the queue size.",
 			nil, nil},
+		// Drops on one clock: the pair that drops is the headline's,
+		// though another is closer to tf, and a finding about time or
+		// tf's timing outranks them ("not a clock problem").
+		{"drops on a pair other than the closest", func() *analysis.Report {
+			r := sensorReport(pairs(pairWith("/scan", analysis.SameClock, 10, 0), pairWith("/imu", analysis.SameClock, 10, 0)), 0.001, 0.030)
+			r.Pairs[1].Filter = map[string]int{"passed": 6, "dropped_queue_full": 4}
+			return r
+		}, analysis.VerdictSameClockDrops,
+			"/imu and tf are on the same clock (median 30.0 ms apart), yet 4 scans were dropped: not a clock problem; the stalest link on their path is mostly odom->laser on /tf: check its publisher's rate and gaps, then the queue size.",
+			[]string{"/imu → odom: 10 of 10 scans are same_clock; median diff (scan stamp − latest odom->laser on /tf) 30.0 ms, range 30.0 ms .. 30.0 ms.", "rviz filter (queue 5, cache 10 s): 6 passed, 4 dropped_queue_full."}, []string{"no scan is dropped"}},
+		{"start-up drops alone keep the healthy headline", func() *analysis.Report {
+			r := healthy()
+			r.Pairs[1].Filter = map[string]int{"passed": 6, "dropped_queue_full": 4}
+			r.Pairs[1].StartupDrops = 4
+			return r
+		}, analysis.VerdictNoProblem, healthyHeadline, nil, nil},
+		{"stale data outranks drops on one clock", func() *analysis.Report {
+			r := sensorReport(pairs(pairWith("/imu", analysis.SameClock, 10, 0)))
+			r.Pairs[0].Filter = map[string]int{"passed": 7, "dropped_queue_full": 3}
+			r.Ages = []analysis.TopicAge{{Topic: "/imu", Kind: analysis.AgeStale, Sentence: "/imu is often stale."}}
+			return r
+		}, analysis.VerdictTime, "/imu is often stale.",
+			[]string{"Sensor topics and tf: /imu and tf are on the same clock (median 2.0 ms apart), yet 3 scans were dropped: not a clock problem; the stalest link on their path is mostly odom->laser on /tf: check its publisher's rate and gaps, then the queue size."}, nil},
+		{"tf's offset from the recorder outranks drops on one clock", func() *analysis.Report {
+			r := sensorReport(pairs(pairWith("/imu", analysis.SameClock, 10, 0)))
+			r.Pairs[0].Filter = map[string]int{"passed": 7, "dropped_queue_full": 3}
+			r.TFFindings = []analysis.TFFinding{{Kind: analysis.TFOffsetFromRecorder, Rank: analysis.RankTFOffset, Sentence: "Every tf stamp lags record time by 4.8 days."}}
+			return r
+		}, analysis.VerdictTFTree + analysis.TFOffsetFromRecorder, "Every tf stamp lags record time by 4.8 days.",
+			[]string{"Sensor topics: /imu and tf are on the same clock (median 2.0 ms apart), yet 3 scans were dropped: not a clock problem; the stalest link on their path is mostly odom->laser on /tf: check its publisher's rate and gaps, then the queue size."}, nil},
 		{"the topic asked for has no message", func() *analysis.Report {
 			r := &analysis.Report{}
 			r.Settings.ScanTopics = []string{"/scan"}

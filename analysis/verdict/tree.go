@@ -25,13 +25,18 @@ func (d decider) tfTreeVerdict(v *analysis.Verdict) bool {
 // rows found nothing wrong, keeping the rows' sentence as evidence; other
 // findings become evidence lines, but tf's offset from the recorder when
 // the evidence says every stamp lags record time (everyStampLags).
-func (d decider) tfTreeLead(v *analysis.Verdict, rowsHealthy, everyStampLags bool) {
+//
+// Rows whose only fault is drops on tf's own clock (rowsDrop) yield to any
+// finding about tf's timing, up to its offset from the recorder: a tree on
+// two clocks, a stale link or stamps running back are why messages wait
+// and drop, and the drops become evidence.
+func (d decider) tfTreeLead(v *analysis.Verdict, rowsHealthy, rowsDrop, everyStampLags bool) {
 	fs := d.rep.TFFindings
 	if len(fs) == 0 {
 		return
 	}
 	switch {
-	case rowsHealthy && fs[0].Rank <= analysis.RankTFStatic:
+	case rowsHealthy && fs[0].Rank <= analysis.RankTFStatic, rowsDrop && fs[0].Rank <= analysis.RankTFOffset:
 		v.Evidence = append(v.Evidence, "Sensor topics: "+demoted(v.Sentence))
 		v.Sentence = fs[0].Sentence
 		v.Class = analysis.VerdictTFTree + fs[0].Kind

@@ -14,35 +14,45 @@ func tfFindingFor(kind string, rank int) analysis.TFFinding {
 
 // TestTFTreeLeadRanks: up to static conflicts a finding leads a healthy
 // verdict; from backward stamps on it is a warning after the healthy
-// sentence; with unhealthy rows every finding is evidence, but tf's offset
-// from the recorder when the evidence said every stamp lags record time.
+// sentence; rows with drops on tf's clock yield to every finding up to tf's
+// offset from the recorder; with other unhealthy rows every finding is
+// evidence, but tf's offset from the recorder when the evidence said every
+// stamp lags record time.
 func TestTFTreeLeadRanks(t *testing.T) {
 	for _, tc := range []struct {
 		name     string
 		fs       []analysis.TFFinding
 		healthy  bool
+		drops    bool // the rows' fault is drops on tf's clock
 		lags     bool // everyStampLags
 		sentence string
 		class    string
 		evidence []string
 	}{
-		{"static conflict leads", []analysis.TFFinding{tfFindingFor(analysis.TFStaticConflict, analysis.RankTFStatic), tfFindingFor(analysis.TFRepeatedStamps, analysis.RankTFRepeated)}, true, false,
+		{"static conflict leads", []analysis.TFFinding{tfFindingFor(analysis.TFStaticConflict, analysis.RankTFStatic), tfFindingFor(analysis.TFRepeatedStamps, analysis.RankTFRepeated)}, true, false, false,
 			analysis.TFStaticConflict + " sentence", analysis.VerdictTFTree + analysis.TFStaticConflict,
 			[]string{"Sensor topics: rows healthy.", analysis.TFStaticConflict + " evidence", "tf tree: " + analysis.TFRepeatedStamps + " sentence"}},
-		{"stale link leads", []analysis.TFFinding{tfFindingFor(analysis.TFStaleLink, analysis.RankTFStale)}, true, false,
+		{"stale link leads", []analysis.TFFinding{tfFindingFor(analysis.TFStaleLink, analysis.RankTFStale)}, true, false, false,
 			analysis.TFStaleLink + " sentence", analysis.VerdictTFTree + analysis.TFStaleLink, []string{"Sensor topics: rows healthy.", analysis.TFStaleLink + " evidence"}},
-		{"backward stamps warn", []analysis.TFFinding{tfFindingFor(analysis.TFStampsBackward, analysis.RankTFBackward)}, true, false,
+		{"backward stamps warn", []analysis.TFFinding{tfFindingFor(analysis.TFStampsBackward, analysis.RankTFBackward)}, true, false, false,
 			"rows healthy; but the tf tree has a warning: " + analysis.TFStampsBackward + " sentence", analysis.VerdictTFTree + analysis.TFStampsBackward, []string{analysis.TFStampsBackward + " evidence"}},
-		{"unhealthy rows keep their verdict", []analysis.TFFinding{tfFindingFor(analysis.TFStaleLink, analysis.RankTFStale), tfFindingFor(analysis.TFOffsetFromRecorder, analysis.RankTFOffset)}, false, false,
+		{"unhealthy rows keep their verdict", []analysis.TFFinding{tfFindingFor(analysis.TFStaleLink, analysis.RankTFStale), tfFindingFor(analysis.TFOffsetFromRecorder, analysis.RankTFOffset)}, false, false, false,
 			"rows healthy", "rows", []string{"tf tree: " + analysis.TFStaleLink + " sentence", "tf tree: " + analysis.TFOffsetFromRecorder + " sentence"}},
-		{"every stamp lags: tf's offset not repeated", []analysis.TFFinding{tfFindingFor(analysis.TFStaleLink, analysis.RankTFStale), tfFindingFor(analysis.TFOffsetFromRecorder, analysis.RankTFOffset)}, false, true,
+		{"every stamp lags: tf's offset not repeated", []analysis.TFFinding{tfFindingFor(analysis.TFStaleLink, analysis.RankTFStale), tfFindingFor(analysis.TFOffsetFromRecorder, analysis.RankTFOffset)}, false, false, true,
 			"rows healthy", "rows", []string{"tf tree: " + analysis.TFStaleLink + " sentence"}},
-		{"no findings", nil, true, false, "rows healthy", "rows", nil},
+		{"drops yield to a stale link", []analysis.TFFinding{tfFindingFor(analysis.TFStaleLink, analysis.RankTFStale)}, false, true, false,
+			analysis.TFStaleLink + " sentence", analysis.VerdictTFTree + analysis.TFStaleLink, []string{"Sensor topics: rows healthy.", analysis.TFStaleLink + " evidence"}},
+		{"drops yield to tf's offset from the recorder", []analysis.TFFinding{tfFindingFor(analysis.TFOffsetFromRecorder, analysis.RankTFOffset), tfFindingFor(analysis.TFRepeatedStamps, analysis.RankTFRepeated)}, false, true, false,
+			analysis.TFOffsetFromRecorder + " sentence", analysis.VerdictTFTree + analysis.TFOffsetFromRecorder,
+			[]string{"Sensor topics: rows healthy.", analysis.TFOffsetFromRecorder + " evidence", "tf tree: " + analysis.TFRepeatedStamps + " sentence"}},
+		{"drops outrank repeated stamps", []analysis.TFFinding{tfFindingFor(analysis.TFRepeatedStamps, analysis.RankTFRepeated)}, false, true, false,
+			"rows healthy", "rows", []string{"tf tree: " + analysis.TFRepeatedStamps + " sentence"}},
+		{"no findings", nil, true, false, false, "rows healthy", "rows", nil},
 	} {
 		a := &analysis.Report{}
 		a.TFFindings = tc.fs
 		v := analysis.Verdict{Sentence: "rows healthy", Class: "rows"}
-		deciderFor(a).tfTreeLead(&v, tc.healthy, tc.lags)
+		deciderFor(a).tfTreeLead(&v, tc.healthy, tc.drops, tc.lags)
 		if !strings.HasSuffix(v.Sentence, tc.sentence) || v.Class != tc.class || fmt.Sprint(v.Evidence) != fmt.Sprint(tc.evidence) {
 			t.Errorf("%s: verdict %q (%s) %q; want %q (%s) %q", tc.name, v.Sentence, v.Class, v.Evidence, tc.sentence, tc.class, tc.evidence)
 		}

@@ -54,7 +54,7 @@ func decide(r *analysis.Report) (v analysis.Verdict, guessed string) {
 			v.Class = analysis.VerdictEmptyTopic
 		}
 		if len(d.rep.Settings.ScanTopics) > 0 {
-			d.tfTreeLead(&v, false, false)
+			d.tfTreeLead(&v, false, false, false)
 		} else if d.tfTreeVerdict(&v) {
 			v.Evidence = append(v.Evidence, "No sensor message to check against tf: the verdict comes from the tf tree alone.")
 		}
@@ -96,6 +96,12 @@ func decide(r *analysis.Report) (v analysis.Verdict, guessed string) {
 			if !p.Identity() && p.Classes[string(analysis.SameClock)] > 0 && (best == nil || math.Abs(p.MedianDiffS) < math.Abs(best.MedianDiffS)) {
 				best = p
 			}
+		}
+		// A pair with drops outside start-up is what the headline must
+		// say, though it is not the closest: "no message is dropped"
+		// beside a drop finding would be false.
+		if p := d.mostDropsOnOneClock(); p != nil {
+			best = p
 		}
 		for _, p := range d.pairs() {
 			if best == nil && !p.Identity() {
@@ -251,13 +257,16 @@ func decide(r *analysis.Report) (v analysis.Verdict, guessed string) {
 	healthy := bestClass == analysis.SameClock && drops == 0 && r.Counts.BackwardJumps == 0
 	// A clock fault outranks drops on a shared clock: those drops are
 	// then evidence, not the cause.
-	if d.timeLead(&v, healthy || (v.Class == analysis.VerdictSameClockDrops && d.clockFaultFinding())) {
+	// Drops on a shared clock are "not a clock problem": a time finding
+	// (a clock step, a stamp ahead of its receipt, stale data, a wall
+	// timer) outranks them, and they become its evidence.
+	if d.timeLead(&v, healthy || v.Class == analysis.VerdictSameClockDrops) {
 		// A finding about time (stale data, a wall timer, a clock step)
 		// leads; the tf tree and empty topics become evidence.
 		v.Class = analysis.VerdictTime
 		healthy = false
 	}
-	d.tfTreeLead(&v, healthy, everyStampLags)
+	d.tfTreeLead(&v, healthy, v.Class == analysis.VerdictSameClockDrops, everyStampLags)
 	d.emptyTopicsLead(&v, healthy)
 	d.syncLead(&v, healthy && v.Class == analysis.VerdictNoProblem)
 	if n := r.Counts.RosoutLines; n > 0 {
@@ -778,4 +787,19 @@ func aheadByDesignNote(ps analysis.PairSummary) string {
 		return ""
 	}
 	return ": " + link + " is dated ahead on purpose, by the localiser's transform_tolerance"
+}
+
+// mostDropsOnOneClock is the pair on tf's clock with the most drops
+// outside start-up (the closer to tf on a tie), nil when none drops.
+func (d decider) mostDropsOnOneClock() *analysis.PairSummary {
+	var best *analysis.PairSummary
+	for _, p := range d.pairs() {
+		if p.Identity() || p.Classes[string(analysis.SameClock)] == 0 || p.Drops() <= 0 {
+			continue
+		}
+		if best == nil || p.Drops() > best.Drops() || p.Drops() == best.Drops() && math.Abs(p.MedianDiffS) < math.Abs(best.MedianDiffS) {
+			best = p
+		}
+	}
+	return best
 }
