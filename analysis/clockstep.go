@@ -330,7 +330,7 @@ func loneStepShown(sj ClockJump, lists ...[]ClockJump) bool {
 	}
 	for _, list := range lists {
 		for _, j := range list {
-			if j.Kind != sj.Kind && jumpSeries(j) == jumpSeries(sj) && j.LogTimeNS > sj.LogTimeNS && j.LogTimeNS-sj.LogTimeNS <= stepTogetherNS {
+			if j.Kind != sj.Kind && JumpSeries(j) == JumpSeries(sj) && j.LogTimeNS > sj.LogTimeNS && j.LogTimeNS-sj.LogTimeNS <= stepTogetherNS {
 				return false
 			}
 		}
@@ -368,7 +368,7 @@ func sameStep(sj ClockJump, at, delta int64) bool {
 }
 
 func addStepped(list []string, sj ClockJump) []string {
-	name := jumpSeries(sj)
+	name := JumpSeries(sj)
 	if list == nil {
 		list = []string{}
 	}

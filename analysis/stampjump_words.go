@@ -33,7 +33,7 @@ func StampJumpSentence(r *Report) string {
 	jumped := map[string]bool{}
 	var parts []string
 	for i, j := range r.StampJumps {
-		jumped[jumpSeries(j)] = true
+		jumped[JumpSeries(j)] = true
 		if i < maxJumpsWorded {
 			parts = append(parts, JumpWords(j, r.Pass.StartNS))
 		}
@@ -59,8 +59,8 @@ func StampJumpSentence(r *Report) string {
 	return s + "."
 }
 
-// jumpSeries names a stamp jump's series: its tf link, else its topic.
-func jumpSeries(j ClockJump) string {
+// JumpSeries names a stamp jump's series: its tf link, else its topic.
+func JumpSeries(j ClockJump) string {
 	if j.Link != "" {
 		return j.Link
 	}
@@ -69,6 +69,12 @@ func jumpSeries(j ClockJump) string {
 
 // JumpWords is "SERIES back|forward by STEP at +T s" (T since startNS).
 func JumpWords(j ClockJump, startNS int64) string {
+	return JumpSeries(j) + " " + JumpMotion(j, startNS)
+}
+
+// JumpMotion is JumpWords without the series: "back|forward by STEP at
+// +T s", for a sentence that puts a verb between the two.
+func JumpMotion(j ClockJump, startNS int64) string {
 	dir, step := "back", stampStepNS(j)
 	if j.Kind == "forward" {
 		dir = "forward"
@@ -76,5 +82,5 @@ func JumpWords(j ClockJump, startNS int64) string {
 	if step < 0 {
 		step = -step
 	}
-	return fmt.Sprintf("%s %s by %s at +%.1f s", jumpSeries(j), dir, FmtS(float64(step)/1e9), float64(j.LogTimeNS-startNS)/1e9)
+	return fmt.Sprintf("%s by %s at +%.1f s", dir, FmtS(float64(step)/1e9), float64(j.LogTimeNS-startNS)/1e9)
 }

@@ -137,7 +137,7 @@ func (c *tfClockCheck) familyMixture(a *analyzer, dyn []*linkStats) int {
 	}
 	f := TFFinding{
 		Kind: TFOtherClockFamily, Rank: RankTFFamily, Count: len(odd), FailOn: "clock-mismatch",
-		Sentence: twoClocksSentence(a.hasClock, by[0], by[1], ref),
+		Sentence: twoClocksSentence(a.hasClock, a.bag != nil && a.bag.Storage == bagread.StorageROS1, by[0], by[1], ref),
 	}
 	for i, l := range odd {
 		if i == maxTFFindingExamples {
@@ -156,7 +156,9 @@ func (c *tfClockCheck) familyMixture(a *analyzer, dyn []*linkStats) int {
 // so the system-time side is likelier the one without use_sim_time:=true;
 // only when the rest of the system is on system time and the bag has no
 // /clock may the sim-time node be the odd one, following a stray /clock.
-func twoClocksSentence(hasClock bool, sim, system []*linkStats, ref int) string {
+// A ROS 1 bag (ros1) gets ROS 1's advice: the global /use_sim_time, read
+// once when a node starts (analysis/verdict/ros1.go says why).
+func twoClocksSentence(hasClock, ros1 bool, sim, system []*linkStats, ref int) string {
 	names := func(ls []*linkStats) string {
 		out := make([]string, len(ls))
 		for i, l := range ls {
@@ -169,6 +171,9 @@ func twoClocksSentence(hasClock bool, sim, system []*linkStats, ref int) string 
 	}
 	s := fmt.Sprintf("The tf tree is on two clocks, which tf2 cannot look up across: %s on sim time, %s on system time.", side(sim), side(system))
 	fix := "set use_sim_time:=true on the node publishing " + names(system)
+	if ros1 {
+		fix = "in ROS 1, set the global parameter /use_sim_time to true and restart the node publishing " + names(system)
+	}
 	switch {
 	case hasClock:
 		return s + " /clock runs sim time, so the system-time side is wrong: " + fix + "."

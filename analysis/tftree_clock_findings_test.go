@@ -100,3 +100,37 @@ func TestFamilyMixtureFinding(t *testing.T) {
 		}
 	}
 }
+
+// TestTwoClocksSentenceFamily: the advice of a tree on two clocks is
+// worded for the bag's ROS when the sentence is written (the verdict no
+// longer rewrites it): ROS 2's per-node use_sim_time:=true, ROS 1's
+// global /use_sim_time and a restart, in each of the three cases.
+func TestTwoClocksSentenceFamily(t *testing.T) {
+	sim := []*linkStats{{key: linkKey{"odom", "base_link", "/tf"}, newest: 120e9}}
+	system := []*linkStats{{key: linkKey{"map", "odom", "/tf"}, newest: 1_790_000_000e9}}
+	const ros2 = "set use_sim_time:=true on the node publishing map->odom on /tf"
+	const ros1 = "in ROS 1, set the global parameter /use_sim_time to true and restart the node publishing map->odom on /tf"
+	for _, tc := range []struct {
+		name     string
+		hasClock bool
+		ref      int
+		tail     string // what follows the fix
+	}{
+		{"with /clock", true, 0, "."},
+		{"no /clock, mostly sim time", false, 0, ", and record /clock."},
+		{"no /clock, mostly system time", false, 1, ") — unless no simulator should have run"},
+	} {
+		for _, ros := range []struct {
+			ros1 bool
+			fix  string
+		}{{false, ros2}, {true, ros1}} {
+			got := twoClocksSentence(tc.hasClock, ros.ros1, sim, system, tc.ref)
+			if !strings.Contains(got, ros.fix+tc.tail) {
+				t.Errorf("%s (ros1 %v): %q lacks %q", tc.name, ros.ros1, got, ros.fix+tc.tail)
+			}
+			if ros.ros1 && strings.Contains(got, ros2) {
+				t.Errorf("%s: ROS 2 advice in a ROS 1 bag: %q", tc.name, got)
+			}
+		}
+	}
+}

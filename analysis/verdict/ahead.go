@@ -60,17 +60,18 @@ func aheadBy(ags []*analysis.TopicAge) string {
 // is one of them and its messages are ahead of tf by at least half its
 // offset (medianDiffS: stamp − latest transform), so tf keeps the
 // recorder's time and the offset is what they wait for; false otherwise.
-func (d decider) aheadDropsVerdict(v *analysis.Verdict, best *analysis.PairSummary, unit string, medianDiffS float64) bool {
+func (d decider) aheadDropsVerdict(v *draft, best *analysis.PairSummary, unit string, medianDiffS float64) bool {
 	ags := d.aheadAges()
 	i := slices.IndexFunc(ags, func(ag *analysis.TopicAge) bool { return ag.Link == "" && ag.Topic == best.Topic })
 	if i < 0 || medianDiffS < analysis.AheadOf(ags[i])/2 {
 		return false
 	}
 	ahead := map[string]bool{}
-	var names []string
+	var names, aheadTopics []string
 	for _, ag := range ags {
 		if ag.Link == "" {
 			ahead[ag.Topic] = true
+			aheadTopics = append(aheadTopics, ag.Topic)
 		} else if ag.Name() == best.Stalest {
 			// The path's own tf link is stamped ahead of the recorder
 			// too: tf does not keep the recorder's time, and the wait is
@@ -93,12 +94,12 @@ func (d decider) aheadDropsVerdict(v *analysis.Verdict, best *analysis.PairSumma
 	if len(topics) > 0 {
 		noun = "message"
 	}
-	subject := fmt.Sprintf("%s is stamped %s", best.Topic, analysis.FmtS(analysis.AheadOf(ags[i])))
+	subject, named := fmt.Sprintf("%s is stamped %s", best.Topic, analysis.FmtS(analysis.AheadOf(ags[i]))), []string{best.Topic}
 	if len(names) > 1 {
-		subject = fmt.Sprintf("%s are stamped %s", analysis.JoinNames(names), aheadBy(ags))
+		subject, named = fmt.Sprintf("%s are stamped %s", analysis.JoinNames(names), aheadBy(ags)), aheadTopics
 	}
-	v.Sentence = fmt.Sprintf("%s %s dropped because %s ahead of the recorder's clock, which tf agrees with: the clock of the machine stamping them runs ahead; synchronise the clocks (chrony/NTP).",
-		analysis.Plural(drops, noun), wasWere(drops), subject)
+	v.head = whole(fmt.Sprintf("%s %s dropped because %s ahead of the recorder's clock, which tf agrees with: the clock of the machine stamping them runs ahead; synchronise the clocks (chrony/NTP).",
+		analysis.Plural(drops, noun), wasWere(drops), subject), named...)
 	v.Class = string(analysis.ClockSkew)
 	v.Commands = append(v.Commands, "chronyc tracking", "chronyc sources -v")
 	return true

@@ -55,13 +55,13 @@ func TestAheadDropsThreshold(t *testing.T) {
 		}
 		r := &analysis.Report{Ages: ages,
 			Pairs: []analysis.PairSummary{{Topic: tc.topic, Type: "sensor_msgs/msg/LaserScan", Stalest: link, Classes: map[string]int{}, Filter: map[string]int{"dropped_queue_full": 4, "passed": 1}}}}
-		var v analysis.Verdict
+		var v draft
 		d := deciderFor(r)
 		if got := d.aheadDropsVerdict(&v, d.pairs()[0], "scans", tc.diffS); got != tc.want {
 			t.Errorf("%s at %.4f s, link ahead %.2f s: %v, want %v", tc.topic, tc.diffS, tc.linkAhead, got, tc.want)
 		}
-		if tc.want && (v.Class != string(analysis.ClockSkew) || !strings.HasPrefix(v.Sentence, "4 scans were dropped because /scan is stamped 700.0 ms ahead")) {
-			t.Errorf("verdict %s %q", v.Class, v.Sentence)
+		if tc.want && (v.Class != string(analysis.ClockSkew) || !strings.HasPrefix(v.head.String(), "4 scans were dropped because /scan is stamped 700.0 ms ahead")) {
+			t.Errorf("verdict %s %q", v.Class, v.head)
 		}
 	}
 }

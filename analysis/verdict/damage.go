@@ -5,7 +5,7 @@ import "github.com/bagclock/bagclock/analysis"
 // damageWording puts the report's damage in front of v: the notes of a
 // complete bag as evidence; a damaged bag's headline before the sentence,
 // an unreadable one's instead of it.
-func damageWording(v *analysis.Verdict, rep *analysis.Report) {
+func damageWording(v *draft, rep *analysis.Report) {
 	d := rep.Damage
 	if d == nil {
 		return
@@ -17,9 +17,9 @@ func damageWording(v *analysis.Verdict, rep *analysis.Report) {
 	lead := analysis.DamageLead(d)
 	switch d.Status {
 	case analysis.DamageUnreadable:
-		v.Sentence = lead + ": there is nothing to analyse."
+		v.head = whole(lead + ": there is nothing to analyse.")
 	default:
-		v.Sentence = lead + ". What follows rests on what is present: " + v.Sentence
+		v.head.prepend(lead + ". What follows rests on what is present: ")
 	}
 	v.Evidence = append(append([]string{}, d.Notes[1:]...), v.Evidence...)
 }

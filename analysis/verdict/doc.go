@@ -4,6 +4,12 @@
 // Pass facts) and never the analysis's pass, so each rule can be tested on
 // a report built by hand.
 //
+// The headline is data while the rules run (headline.go): its parts, the
+// topics it names, what it asks of use_sim_time, each worded for the
+// bag's ROS (ROS 1 or ROS 2) when it is written. Later rules demote it,
+// blame its drops on a clock fault or add to it by those fields, and
+// Decide renders the sentence once; no rule reads it back.
+//
 // The data flows analysis → verdict → render, and only the caller wires
 // them (cmd/bagclock/pipeline.go):
 //

@@ -37,6 +37,12 @@ func pairWith(topic string, c analysis.Class, same, other int) analysis.PairSumm
 	return pair(topic, classes)
 }
 
+// draftSaying is a draft whose headline is sentence, naming topics, as a
+// rule that no later rule rewords would have written it.
+func draftSaying(sentence string, topics ...string) draft {
+	return draft{head: whole(sentence, topics...)}
+}
+
 // containsSub reports whether a line of list holds sub.
 func containsSub(list []string, sub string) bool {
 	for _, l := range list {

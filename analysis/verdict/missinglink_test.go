@@ -37,7 +37,7 @@ func TestMissingLinkEvidenceBoundary(t *testing.T) {
 		{5, []string{"/scan2", "/scan3", "/scan4"}},
 		{6, []string{"/scan2", "/scan3", "/scan4"}},
 	} {
-		var v analysis.Verdict
+		var v draft
 		d := deciderFor(missingLinkReport(tc.pairs, 7))
 		d.missingLinkEvidence(&v, d.pairs()[0])
 		if len(v.Evidence) != len(tc.want) {

@@ -7,11 +7,14 @@ import (
 	"github.com/bagclock/bagclock/analysis"
 )
 
-// nameNodes puts the node table into the verdict: when the verdict asks
-// for use_sim_time on some node, it names the node(s) the bag shows with
-// use_sim_time=false and turns the placeholder commands into real ones, or
-// says plainly that the bag cannot tell.
-func nameNodes(v *analysis.Verdict, rep *analysis.Report) {
+// nameNodes puts the node table into the verdict: when the headline asks
+// for use_sim_time:=true on some node (askSimTimeTrue), it names the
+// node(s) the bag shows with use_sim_time=false and puts their
+// `ros2 param get` first among the commands, or says plainly that the bag
+// cannot tell. A headline that suspects use_sim_time:=true without /clock
+// is not about those nodes: it says only that a bag without
+// /parameter_events cannot tell which node it is.
+func nameNodes(v *draft, rep *analysis.Report) {
 	hasParamEvents := rep.Pass.ParamEvents
 	var off, on []analysis.NodeClock
 	for _, n := range rep.Nodes {
@@ -22,7 +25,7 @@ func nameNodes(v *analysis.Verdict, rep *analysis.Report) {
 			on = append(on, n)
 		}
 	}
-	asks := strings.Contains(v.Sentence, "use_sim_time:=true")
+	asks := v.head.ask == askSimTimeTrue
 	line := ""
 	if len(off) > 0 && len(on) > 0 {
 		var parts []string
@@ -44,7 +47,7 @@ func nameNodes(v *analysis.Verdict, rep *analysis.Report) {
 		if line == "" {
 			line = fmt.Sprintf("%s has use_sim_time=false (parameter event at +%.1f s).", off[0].Node, off[0].UseSimTimeAtS)
 		}
-		v.Sentence += " The bag names it: " + line
+		v.head.add(" The bag names it: " + line)
 		var cmds []string
 		for i, n := range off {
 			if i == 3 {
@@ -52,8 +55,8 @@ func nameNodes(v *analysis.Verdict, rep *analysis.Report) {
 			}
 			cmds = append(cmds, "ros2 param get "+n.Node+" use_sim_time")
 		}
-		v.Commands = replacePlaceholders(v.Commands, cmds)
-	case asks:
+		v.Commands = append(cmds, v.Commands...)
+	case asks, v.head.ask == suspectSimTimeWithoutClock && !hasParamEvents:
 		why := "it has no /parameter_events"
 		if hasParamEvents {
 			why = "no node in its /parameter_events announces use_sim_time=false (a node announces its parameters when it starts, so nodes started before the recording are not in it)"
@@ -62,25 +65,4 @@ func nameNodes(v *analysis.Verdict, rep *analysis.Report) {
 	case line != "":
 		v.Evidence = append(v.Evidence, "Nodes and their clocks: "+line+" Their topics are not the ones analysed here, or their stamps agree anyway.")
 	}
-}
-
-// replacePlaceholders swaps "ros2 param get /<...> use_sim_time" commands
-// for the real ones (once), keeping the others.
-func replacePlaceholders(cmds, real []string) []string {
-	out := make([]string, 0, len(cmds)+len(real))
-	done := false
-	for _, c := range cmds {
-		if strings.HasPrefix(c, "ros2 param get ") && strings.Contains(c, "/<") {
-			if !done {
-				out = append(out, real...)
-				done = true
-			}
-			continue
-		}
-		out = append(out, c)
-	}
-	if !done {
-		out = append(real, out...)
-	}
-	return out
 }

@@ -3,7 +3,6 @@ package verdict
 import (
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/bagclock/bagclock/analysis"
 )
@@ -17,16 +16,12 @@ import (
 // time. This file finds such topics and words the verdict for them.
 
 // offClockVerdict words the headline for p, whose topic is off /clock on
-// a path of class c (static_only or no_transform). It returns p's topic
-// when the sentence names its publisher by the noun its type suggests
-// (p alone is off /clock), else "".
-func (d decider) offClockVerdict(v *analysis.Verdict, p *analysis.PairSummary, c analysis.Class) (guessed string) {
+// a path of class c (static_only or no_transform). When p alone is off
+// /clock the headline names its publisher (publisherOf) and guesses it.
+func (d decider) offClockVerdict(v *draft, p *analysis.PairSummary, c analysis.Class) {
 	off := d.rep.OffClockTopics()
 	lag := off[p.Topic]
 	v.Class = analysis.VerdictSensorOnSystemClock
-	v.Sentence = fmt.Sprintf("%s is stamped with system time while /clock runs sim time: the %s ignores use_sim_time; set use_sim_time:=true on the node publishing %s.",
-		p.Topic, analysis.PublisherNoun(p.Type), p.Topic)
-	guessed = p.Topic
 	var names []string
 	for _, q := range d.pairs() {
 		if _, ok := off[q.Topic]; ok && !slices.Contains(names, q.Topic) {
@@ -34,9 +29,13 @@ func (d decider) offClockVerdict(v *analysis.Verdict, p *analysis.PairSummary, c
 		}
 	}
 	if len(names) > 1 {
-		guessed = ""
-		v.Sentence = fmt.Sprintf("%s are stamped with system time while /clock runs sim time: their drivers ignore use_sim_time; set use_sim_time:=true on the nodes publishing them.", analysis.JoinNames(names))
+		v.head = whole(fmt.Sprintf("%s are stamped with system time while /clock runs sim time: their drivers ignore use_sim_time; %s.", analysis.JoinNames(names), d.simTimeFix(names...)), names...)
+	} else {
+		v.head = whole(fmt.Sprintf("%s is stamped with system time while /clock runs sim time: %s ignores use_sim_time; %s.",
+			p.Topic, d.publisherOf(p, false), d.simTimeFix(p.Topic)), p.Topic)
+		v.head.guessed = p.Topic
 	}
+	v.head.ask = askSimTimeTrue
 	c0, c1 := d.rep.Pass.ClockFirstNS, d.rep.Pass.ClockLastNS
 	v.Evidence = append(v.Evidence, fmt.Sprintf("%s: header stamps follow the recorder's system clock (record time − stamp %s, median) while /clock runs %s .. %s.",
 		p.Topic, analysis.FmtS(lag), analysis.FmtS(float64(c0)/1e9), analysis.FmtS(float64(c1)/1e9)))
@@ -48,7 +47,6 @@ func (d decider) offClockVerdict(v *analysis.Verdict, p *analysis.PairSummary, c
 		v.Evidence = append(v.Evidence, fmt.Sprintf("No transform connects '%s' to '%s' in this bag, so tf cannot show the mismatch; /clock does.", p.FrameID, p.TargetFrame))
 	}
 	v.Commands = append(v.Commands, listUseSimTimeCmd, "ros2 topic echo /clock --once")
-	return guessed
 }
 
 // offClockFinding reports whether the verdict's off-clock case applies,
@@ -63,7 +61,7 @@ func (d decider) offClockFinding() bool {
 // bag follows /clock: one clock everywhere else, so no row shows a
 // mismatch, yet a node started with use_sim_time:=true would follow that
 // /clock and find every stamp ~1.79e9 s ahead.
-func (d decider) clockUnusedEvidence(v *analysis.Verdict) {
+func (d decider) clockUnusedEvidence(v *draft) {
 	if !d.rep.SimClock() || v.Class == analysis.VerdictSensorOnSystemClock {
 		return
 	}
@@ -88,14 +86,14 @@ func (d decider) clockUnusedEvidence(v *analysis.Verdict) {
 // offClockEvidence names, under a headline about another fault, the
 // topics stamped with system time while /clock runs sim time on paths tf
 // cannot judge (they need the same fix, and no row shows them).
-func (d decider) offClockEvidence(v *analysis.Verdict) {
+func (d decider) offClockEvidence(v *draft) {
 	if v.Class == analysis.VerdictSensorOnSystemClock {
 		return
 	}
 	off := d.rep.OffClockTopics()
 	var names []string
 	for _, p := range d.pairs() {
-		if _, ok := off[p.Topic]; !ok || p.Identity() || slices.Contains(names, p.Topic) || strings.Contains(v.Sentence, p.Topic) {
+		if _, ok := off[p.Topic]; !ok || p.Identity() || slices.Contains(names, p.Topic) || slices.Contains(v.head.topics, p.Topic) {
 			continue
 		}
 		if judged := p.Classes[string(analysis.StaticOnly)] + p.Classes[string(analysis.NoTransform)]; 10*judged >= p.Rows() && judged > 0 {

@@ -9,7 +9,8 @@ import (
 	"github.com/bagclock/bagclock/analysis"
 )
 
-// ros1Wording rewords v for a ROS 1 bag where ROS 1 differs:
+// The verdict words a ROS 1 bag in ROS 1's terms where ROS 1 differs,
+// when it writes each sentence (d.ros1()):
 //
 //   - use_sim_time is one global parameter, /use_sim_time, that roscpp
 //     reads once, when a node starts (ros_comm clients/roscpp/src/libros/
@@ -17,7 +18,9 @@ import (
 //     /clock subscription); rospy does the same at init_node. A node
 //     started before the parameter was set stays on system time until it
 //     is restarted, so the advice is to set the parameter and restart the
-//     node, and the check is `rosparam get /use_sim_time`.
+//     node (simTimeFix), and the check is `rosparam get /use_sim_time`.
+//   - a ROS 1 bag names every publisher (Pass.Publishers): the headline
+//     names the node where ROS 2's guesses it from the type (publisherOf).
 //   - the command-line tools are rostopic and rosparam; view_frames is
 //     tf2_tools' view_frames.py and tf2_echo is tf's tf_echo.
 //   - noetic's tf2_ros::MessageFilter signals the reasons Unknown,
@@ -30,33 +33,75 @@ import (
 //     too old (frame=[…], stamp=[…])" for OutTheBack, else the tf error of
 //     a fresh canTransform ("For frame [laser]: No transform to fixed frame
 //     [odom].  TF error: […]").
-func ros1Wording(v *analysis.Verdict, rep *analysis.Report, guessed string) {
-	// The headline guessed guessed's publisher from its type ("the laser
-	// driver"); a ROS 1 bag names it.
-	if who := strings.Join(rep.Pass.Publishers[guessed], " or "); guessed != "" && who != "" {
-		noun := analysis.PublisherNoun(topicType(rep, guessed))
-		for _, art := range []string{"The ", "the "} {
-			v.Sentence = strings.ReplaceAll(v.Sentence, art+noun+" ", who+" ")
+
+// ros1 reports whether the bag is a ROS 1 bag, whose verdict is worded in
+// ROS 1's terms.
+func (d decider) ros1() bool { return d.rep.Bag.Storage == analysis.StorageROS1 }
+
+// ros1Note says why a ROS 1 node is restarted after /use_sim_time is set.
+const ros1Note = " (a ROS 1 node reads /use_sim_time once, when it starts)"
+
+// publishers are the callerids a ROS 1 bag records for topic, "" for none
+// (or a ROS 2 bag).
+func (d decider) publishers(topic string) string {
+	if !d.ros1() {
+		return ""
+	}
+	return strings.Join(d.rep.Pass.Publishers[topic], " or ")
+}
+
+// publisherOf names p's publisher as the subject of a sentence: the
+// callerids of a ROS 1 bag, else "the" and the noun p's type suggests
+// ("the laser driver"), capitalised at the start of a sentence.
+func (d decider) publisherOf(p *analysis.PairSummary, start bool) string {
+	if who := d.publishers(p.Topic); who != "" {
+		return who
+	}
+	if start {
+		return "The " + analysis.PublisherNoun(p.Type)
+	}
+	return "the " + analysis.PublisherNoun(p.Type)
+}
+
+// simTimeFix is the advice to put the node publishing what (one topic or
+// tf link), or the nodes publishing several topics, on sim time: ROS 2's
+// per-node parameter, or ROS 1's global /use_sim_time and a restart of
+// the nodes the bag names.
+func (d decider) simTimeFix(what ...string) string {
+	if !d.ros1() {
+		if len(what) == 1 {
+			return "set use_sim_time:=true on the node publishing " + what[0]
 		}
-		v.Sentence = strings.Replace(v.Sentence, "set use_sim_time:=true on the node publishing "+guessed+".",
-			"in ROS 1, set the global parameter /use_sim_time to true and restart "+who+" (a ROS 1 node reads /use_sim_time once, when it starts).", 1)
+		return "set use_sim_time:=true on the nodes publishing them"
 	}
-	v.Sentence = strings.Replace(v.Sentence, "set use_sim_time:=true on the node publishing",
-		"in ROS 1, set the global parameter /use_sim_time to true and restart the node publishing", 1)
-	v.Sentence = strings.Replace(v.Sentence,
-		`tf2_ros::MessageFilter drops every one ("Message Filter dropping message: frame '' at time … for reason 'the frame id of the message is empty'")`,
-		"ROS 1's tf2_ros::MessageFilter drops every one with reason EmptyFrameID and logs nothing", 1)
-	for i, e := range v.Evidence {
-		e = strings.ReplaceAll(e, "QoS or ROS_DOMAIN_ID", "or ROS_MASTER_URI")
-		e = strings.Replace(e, `the filter drops it when the queue is full ("discarding message because the queue is full")`,
-			`ROS 1's filter drops it when the queue is full, with reason Unknown and no log line; RViz's display status then shows the tf error ("For frame […]: No transform to fixed frame […]")`, 1)
-		e = strings.Replace(e, `dropped at once as "earlier than all the data in the transform cache"`,
-			`dropped at once as OutTheBack; RViz's display status shows "Message removed because it is too old (frame=[…], stamp=[…])"`, 1)
-		v.Evidence[i] = e
+	const set = "in ROS 1, set the global parameter /use_sim_time to true and restart "
+	if len(what) == 1 {
+		if who := d.publishers(what[0]); who != "" {
+			return set + who + ros1Note
+		}
+		return set + "the node publishing " + what[0]
 	}
+	var who []string
+	for _, t := range what {
+		pubs := d.rep.Pass.Publishers[t]
+		if len(pubs) == 0 {
+			return set + "the nodes publishing them" + ros1Note
+		}
+		for _, n := range pubs {
+			if !slices.Contains(who, n) {
+				who = append(who, n)
+			}
+		}
+	}
+	return set + examples(who) + ros1Note
+}
+
+// ros1Wording adds to a ROS 1 bag's verdict what only ROS 1 has to say (a
+// later split without /tf_static) and gives its commands in ROS 1's tools.
+func ros1Wording(v *draft, rep *analysis.Report) {
 	if v.Class == analysis.VerdictFrameNotInTree {
 		if first := ros1FirstSplit(rep); first != "" {
-			v.Sentence += " This file is a later split of a rosbag record --split recording: ROS 1's recorder writes a latched topic such as /tf_static only into the first file (" + first + ") unless it runs with --repeat-latched, so the static transforms are there; record with --repeat-latched to repeat them at the start of every split."
+			v.head.add(" This file is a later split of a rosbag record --split recording: ROS 1's recorder writes a latched topic such as /tf_static only into the first file (" + first + ") unless it runs with --repeat-latched, so the static transforms are there; record with --repeat-latched to repeat them at the start of every split.")
 		}
 	}
 	v.Commands = ros1Commands(v.Commands)
@@ -83,16 +128,6 @@ func ros1FirstSplit(rep *analysis.Report) string {
 		}
 	}
 	return m[1] + "_0.bag"
-}
-
-// topicType is topic's message type in the report's topic table.
-func topicType(rep *analysis.Report, topic string) string {
-	for _, t := range rep.Topics {
-		if t.Topic == topic {
-			return t.Type
-		}
-	}
-	return ""
 }
 
 // ros1Commands rewrites the ROS 2 commands of a verdict into their ROS 1

@@ -30,26 +30,40 @@ func TestROS1Command(t *testing.T) {
 	}
 }
 
-// TestROS1FilterWording: the ROS 2 filter's reason strings and drop line
-// in the verdict become what a ROS 1 consumer shows.
+// TestROS1FilterWording: a ROS 1 bag's verdict says what a ROS 1
+// consumer's filter shows, not the ROS 2 reason strings and drop line,
+// from the sentence on (the family is chosen when the words are written).
 func TestROS1FilterWording(t *testing.T) {
-	for _, tc := range []struct{ sentence, evidence, want string }{
-		{sentence: `/scan has 3 messages with an empty frame_id: tf2_ros::MessageFilter drops every one ("Message Filter dropping message: frame '' at time … for reason 'the frame id of the message is empty'"); set the frame_id`,
-			want: "ROS 1's tf2_ros::MessageFilter drops every one with reason EmptyFrameID and logs nothing"},
-		{evidence: `A scan stamped ~1.79e9 s ahead of tf waits for a transform that never comes; the filter drops it when the queue is full ("discarding message because the queue is full").`,
-			want: "with reason Unknown and no log line"},
-		{evidence: `A scan ~1.79e9 s behind tf is more than the cache time (10 s) older than the latest transform: dropped at once as "earlier than all the data in the transform cache".`,
-			want: `"Message removed because it is too old (frame=[…], stamp=[…])"`},
+	ros1 := func(r *analysis.Report) *analysis.Report {
+		r.Bag.Storage = analysis.StorageROS1
+		return r
+	}
+	for _, tc := range []struct {
+		name string
+		rep  *analysis.Report
+		want string
+	}{
+		{"an empty frame_id", ros1(func() *analysis.Report {
+			r := sensorReport(pairs(pairWith("/scan", analysis.NoTransform, 0, 3)))
+			r.Pairs[0].Filter["dropped_empty_frame"] = 3
+			r.Pairs[0].FrameID, r.Pairs[0].ConnectedAtEnd = "", false
+			return r
+		}()), "/scan has 3 messages with an empty frame_id: ROS 1's tf2_ros::MessageFilter drops every one with reason EmptyFrameID and logs nothing; set the frame_id"},
+		{"a laser ahead of tf", ros1(sensorReport(pairs(pairWith("/scan", analysis.LaserOnSystemClock, 0, 10)), 1.79e9)),
+			"A scan stamped ~1.79e9 s ahead of tf waits for a transform that never comes; ROS 1's filter drops it when the queue is full, with reason Unknown and no log line; RViz's display status then shows the tf error (\"For frame […]: No transform to fixed frame […]\")."},
+		{"tf ahead of a laser", ros1(sensorReport(pairs(pairWith("/scan", analysis.TFOnSystemClock, 0, 10)), -1.79e9)),
+			`A scan ~1.79e9 s behind tf is more than the cache time (10 s) older than the latest transform: dropped at once as OutTheBack; RViz's display status shows "Message removed because it is too old (frame=[…], stamp=[…])".`},
+		{"stamped 0 though /clock was there", ros1(sensorReport(pairs(pairWith("/scan", analysis.ZeroStamp, 0, 10)))),
+			"None of them arrived before the first recorded /clock: /clock was published, yet the driver never received it (its /clock subscription, or ROS_MASTER_URI differs, or it ignores sim time for stamps)."},
 	} {
-		v := &analysis.Verdict{Sentence: tc.sentence, Evidence: []string{tc.evidence}}
-		ros1Wording(v, &analysis.Report{}, "")
-		got := v.Sentence + " " + v.Evidence[0]
+		v := Decide(tc.rep)
+		got := v.Sentence + "\n" + strings.Join(v.Evidence, "\n")
 		if !strings.Contains(got, tc.want) {
-			t.Errorf("%q: want %q", got, tc.want)
+			t.Errorf("%s: %q\nwant %q", tc.name, got, tc.want)
 		}
-		for _, ros2 := range []string{"Message Filter dropping", "discarding message because", "earlier than all the data"} {
+		for _, ros2 := range []string{"Message Filter dropping", "discarding message because", "earlier than all the data", "ROS_DOMAIN_ID", "use_sim_time:=true"} {
 			if strings.Contains(got, ros2) {
-				t.Errorf("ROS 2 wording %q left in %q", ros2, got)
+				t.Errorf("%s: ROS 2 wording %q in %q", tc.name, ros2, got)
 			}
 		}
 	}
@@ -104,7 +118,34 @@ func TestROS1NamesGuessedPublisher(t *testing.T) {
 		{"one driver, named by the bag", ros1(sensorReport(laser("/scan"), 1.79e9), map[string][]string{"/scan": {"/hokuyo_node"}}), "/hokuyo_node publishes /scan with system time while tf follows /clock: in ROS 1, set the global parameter /use_sim_time to true and restart /hokuyo_node (a ROS 1 node reads /use_sim_time once, when it starts)."},
 		{"one driver, two callerids", ros1(sensorReport(laser("/scan"), 1.79e9), map[string][]string{"/scan": {"/a_node", "/b_node"}}), "/a_node or /b_node publishes /scan with system time while tf follows /clock: in ROS 1, set the global parameter /use_sim_time to true and restart /a_node or /b_node (a ROS 1 node reads /use_sim_time once, when it starts)."},
 		{"one driver, not named", ros1(sensorReport(laser("/scan"), 1.79e9), map[string][]string{"/other": {"/x"}}), "The laser driver publishes /scan with system time while tf follows /clock: in ROS 1, set the global parameter /use_sim_time to true and restart the node publishing /scan."},
-		{"two drivers", ros1(sensorReport(laser("/a", "/b"), 1.79e9, 1.79e9), map[string][]string{"/a": {"/na"}, "/b": {"/nb"}}), "The drivers of /a and /b publish with system time while tf follows /clock: set use_sim_time:=true on the nodes publishing them."},
+		// Several drivers: ROS 1's global parameter and a restart, not
+		// ROS 2's per-node use_sim_time:=true (which a ROS 1 bag's
+		// headline once kept), naming the nodes when the bag names each
+		// topic's.
+		{"two drivers", ros1(sensorReport(laser("/a", "/b"), 1.79e9, 1.79e9), map[string][]string{"/a": {"/na"}, "/b": {"/nb"}}), "The drivers of /a and /b publish with system time while tf follows /clock: in ROS 1, set the global parameter /use_sim_time to true and restart /na and /nb (a ROS 1 node reads /use_sim_time once, when it starts)."},
+		{"two drivers, one not named", ros1(sensorReport(laser("/a", "/b"), 1.79e9, 1.79e9), map[string][]string{"/a": {"/na"}}), "The drivers of /a and /b publish with system time while tf follows /clock: in ROS 1, set the global parameter /use_sim_time to true and restart the nodes publishing them (a ROS 1 node reads /use_sim_time once, when it starts)."},
+		{"two drivers off /clock", func() *analysis.Report {
+			var ps []analysis.PairSummary
+			for _, tp := range []string{"/a", "/b"} {
+				ps = append(ps, pairWith(tp, analysis.StaticOnly, 0, 10))
+			}
+			r := sensorReport(ps)
+			r.Pass.StartNS = 1_790_000_000e9
+			r.Pass.ClockSeen, r.Pass.ClockFirstNS, r.Pass.ClockLastNS = true, 1e9, 60e9
+			for _, tp := range []string{"/a", "/b"} {
+				r.Skew = append(r.Skew, analysis.Skew{Topic: tp, Count: 10, MedianS: 0.01, Kind: "ok"})
+			}
+			return ros1(r, map[string][]string{"/a": {"/na"}, "/b": {"/nb", "/na"}})
+		}(), "/a and /b are stamped with system time while /clock runs sim time: their drivers ignore use_sim_time; in ROS 1, set the global parameter /use_sim_time to true and restart /na and /nb (a ROS 1 node reads /use_sim_time once, when it starts)."},
+		{"one driver off /clock, named", func() *analysis.Report {
+			r := sensorReport(pairs(pairWith("/a", analysis.StaticOnly, 0, 10)))
+			r.Pass.StartNS = 1_790_000_000e9
+			r.Pass.ClockSeen, r.Pass.ClockFirstNS, r.Pass.ClockLastNS = true, 1e9, 60e9
+			r.Skew = []analysis.Skew{{Topic: "/a", Count: 10, MedianS: 0.01, Kind: "ok"}}
+			return ros1(r, map[string][]string{"/a": {"/na"}})
+		}(), "/a is stamped with system time while /clock runs sim time: /na ignores use_sim_time; in ROS 1, set the global parameter /use_sim_time to true and restart /na (a ROS 1 node reads /use_sim_time once, when it starts)."},
+		{"a tf publisher on system time", ros1(sensorReport(pairs(pairWith("/scan", analysis.TFOnSystemClock, 0, 10)), -1.79e9), map[string][]string{"/scan": {"/hokuyo_node"}}),
+			"A tf publisher stamps odom->laser with system time while /scan follows /clock: in ROS 1, set the global parameter /use_sim_time to true and restart the node publishing odom->laser (robot_state_publisher or the odometry node)."},
 		{"a headline that guesses no publisher", ros1(sensorReport(pairs(pairWith("/scan", analysis.ClockSkew, 0, 10)), 1), map[string][]string{"/scan": {"/hokuyo_node"}}), "/scan and tf (odom->laser) are 1.000 s apart on the same clock: the machines' clocks are out of sync; synchronise them (chrony/NTP)."},
 		{"stamped 0, one topic", func() *analysis.Report {
 			r := sensorReport(pairs(pairWith("/scan", analysis.ZeroStamp, 0, 10)), -100)

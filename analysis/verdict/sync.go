@@ -9,14 +9,14 @@ import (
 // never fires leads a healthy headline ("no clock problem" would hide a
 // callback that is never called); otherwise each is an evidence line, as
 // is a steady offset's pose cost.
-func (d decider) syncLead(v *analysis.Verdict, healthy bool) {
+func (d decider) syncLead(v *draft, healthy bool) {
 	for _, f := range d.rep.Findings {
 		if f.Kind != finding.Sync {
 			continue
 		}
 		if healthy && f.Severity == finding.Error {
-			v.Evidence = append(v.Evidence, "Sensor topics and tf: "+demoted(v.Sentence))
-			v.Sentence, v.Class = f.Sentence, analysis.VerdictSync
+			v.Evidence = append(v.Evidence, "Sensor topics and tf: "+v.head.demoted().String())
+			v.head, v.Class = whole(f.Sentence), analysis.VerdictSync
 			healthy = false
 			continue
 		}

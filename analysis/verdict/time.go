@@ -2,7 +2,6 @@ package verdict
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/bagclock/bagclock/analysis"
 )
@@ -30,48 +29,51 @@ func (d decider) clockFaultFinding() bool {
 // timeSentences are the time checks' sentences, most important first: a
 // clock step breaks every duration, a node stuck at 0 does nothing, a wall
 // timer runs at the wrong rate, stale data is dropped; a constant age is a
-// remark.
-func (d decider) timeSentences() (findings, remarks []string) {
+// remark. A finding may lead the verdict, so each is a headline: a topic
+// stuck at 0 suspects use_sim_time:=true without /clock.
+func (d decider) timeSentences() (findings []headline, remarks []string) {
 	r := d.rep
-	add := func(list []string, s string, n *int) []string {
+	add := func(list []headline, h headline, n *int) []headline {
 		*n++
 		if *n <= maxTimeEvidence {
-			list = append(list, s)
+			list = append(list, h)
 		}
 		return list
 	}
 	var n int
 	for i := range r.ClockSteps {
 		if st := &r.ClockSteps[i]; st.Confirmed {
-			findings = add(findings, st.Sentence, &n)
+			findings = add(findings, whole(st.Sentence), &n)
 		} else if len(remarks) < maxTimeEvidence {
 			remarks = append(remarks, st.Sentence)
 		}
 	}
 	if extra := n - maxTimeEvidence; extra > 0 {
-		findings = append(findings, fmt.Sprintf("%d more system clock steps (clock_steps).", extra))
+		findings = append(findings, whole(fmt.Sprintf("%d more system clock steps (clock_steps).", extra)))
 	}
 	n = 0
 	for _, z := range r.StuckZero {
-		findings = add(findings, z.Sentence, &n)
+		h := whole(z.Sentence, z.Topic)
+		h.ask = suspectSimTimeWithoutClock
+		findings = add(findings, h, &n)
 	}
 	n = 0
 	for _, t := range r.TimerClocks {
 		switch {
 		case t.Flagged:
-			findings = add(findings, fmt.Sprintf("%s (%.1f Hz in wall time, %.1f Hz in sim time; confidence %.2f)", t.Sentence, t.WallRateHz, t.SimRateHz, t.Confidence), &n)
+			findings = add(findings, whole(fmt.Sprintf("%s (%.1f Hz in wall time, %.1f Hz in sim time; confidence %.2f)", t.Sentence, t.WallRateHz, t.SimRateHz, t.Confidence), t.Topic), &n)
 		case t.Clock == analysis.TimerUndetermined && t.Sentence != "" && len(remarks) < maxTimeEvidence:
 			remarks = append(remarks, t.Sentence)
 		}
 	}
 	if ags := d.aheadAges(); len(ags) > 0 {
-		findings = append(findings, aheadGroupSentence(ags))
+		findings = append(findings, whole(aheadGroupSentence(ags)))
 	}
 	n = 0
 	for _, ag := range r.Ages {
 		switch ag.Kind {
 		case analysis.AgeStale:
-			findings = add(findings, ag.Sentence, &n)
+			findings = add(findings, whole(ag.Sentence, ag.Topic), &n)
 		case analysis.AgeConstantOffset:
 			if !inLagFloor(r.LagFloor, ag.Topic, ag.MedianS) {
 				remarks = append(remarks, ag.Sentence)
@@ -80,7 +82,7 @@ func (d decider) timeSentences() (findings, remarks []string) {
 	}
 	switch lf := r.LagFloor; {
 	case lf != nil && len(lf.OverMaxAge) > 0:
-		findings = append(findings, lf.Sentence) // the bag cannot tell whether data was stale
+		findings = append(findings, whole(lf.Sentence)) // the bag cannot tell whether data was stale
 	case lf != nil:
 		remarks = append(remarks, lf.Sentence)
 	}
@@ -104,31 +106,33 @@ func inLagFloor(lf *analysis.LagFloor, topic string, age float64) bool {
 // timeLead puts the time checks into the verdict: the first finding leads
 // when the rows found nothing (lead), the rest are evidence. It reports
 // whether it took the lead.
-func (d decider) timeLead(v *analysis.Verdict, lead bool) bool {
+func (d decider) timeLead(v *draft, lead bool) bool {
 	findings, remarks := d.timeSentences()
 	led := false
 	if lead && len(findings) > 0 {
-		rows := demoted(v.Sentence)
+		rows := v.head.demoted()
 		if d.clockFaultFinding() {
-			rows = blamedOnClock(rows)
+			rows = rows.blamedOnClock()
 		}
-		v.Evidence = append(v.Evidence, "Sensor topics and tf: "+rows)
-		v.Sentence = findings[0]
+		v.Evidence = append(v.Evidence, "Sensor topics and tf: "+rows.String())
+		v.head = findings[0]
 		findings = findings[1:]
 		led = true
 		if cmds := d.timeLeadCommands(); len(cmds) > 0 {
 			v.Commands = cmds
 		}
 	}
-	v.Evidence = append(v.Evidence, findings...)
+	for _, f := range findings {
+		v.Evidence = append(v.Evidence, f.String())
+	}
 	v.Evidence = append(v.Evidence, remarks...)
 	return led
 }
 
-// stuckZeroWording corrects the zero-stamp verdict when every topic stamped
-// 0 stays at 0 its whole life: those nodes did not publish "before" /clock,
-// they never had it.
-func (d decider) stuckZeroWording(v *analysis.Verdict) {
+// neverHadClock reports whether every topic stamped 0 stays at 0 its
+// whole life: those nodes did not publish "before" /clock, they never had
+// it, and the zero-stamp headline says so.
+func (d decider) neverHadClock() bool {
 	whole := map[string]bool{}
 	for _, z := range d.rep.StuckZero {
 		if z.Kind == analysis.StuckWholeLife {
@@ -137,25 +141,10 @@ func (d decider) stuckZeroWording(v *analysis.Verdict) {
 	}
 	for _, p := range d.pairs() {
 		if p.Classes[string(analysis.ZeroStamp)] > 0 && !whole[p.Topic] {
-			return
+			return false
 		}
 	}
-	if len(whole) == 0 {
-		return
-	}
-	v.Sentence = strings.NewReplacer(
-		"published before it received /clock", "never received /clock",
-		"published before they received /clock", "never received /clock").Replace(v.Sentence)
-}
-
-// blamedOnClock rewords the rows' "yet N dropped: not a clock problem"
-// under a clock fault that leads: the drops are its consequence (messages
-// stamped that far from tf wait for it and overflow the queue).
-func blamedOnClock(rows string) string {
-	if i := strings.Index(rows, ": not a clock problem"); i >= 0 {
-		return rows[:i] + ": the headline's clock fault makes them wait for tf until the filter drops them."
-	}
-	return rows
+	return len(whole) > 0
 }
 
 // lookAlikeTimers are the topics whose timer the bag cannot tell
@@ -176,7 +165,8 @@ func lookAlikeTimers(r *analysis.Report) []string {
 func jumpClause(r *analysis.Report) string {
 	n := r.Counts.ClockJumps + r.Counts.StampJumps
 	if r.Counts.ClockJumps == 0 && n == 1 && len(r.StampJumps) == 1 {
-		return "the stamps of " + strings.Replace(analysis.JumpWords(r.StampJumps[0], r.Pass.StartNS), " ", " jump ", 1)
+		j := r.StampJumps[0]
+		return "the stamps of " + analysis.JumpSeries(j) + " jump " + analysis.JumpMotion(j, r.Pass.StartNS)
 	}
 	return "the bag's time jumps " + analysis.Plural(n, "time")
 }

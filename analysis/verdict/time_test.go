@@ -44,7 +44,11 @@ func TestTimeSentencesBoundary(t *testing.T) {
 			[]string{"jump 0.", "jump 1.", "jump 2.", "offset 0.", "offset 1.", "offset 2.", "offset 3."}},
 	} {
 		r := verdictTimeReport(tc.n)
-		findings, remarks := deciderFor(&r).timeSentences()
+		heads, remarks := deciderFor(&r).timeSentences()
+		var findings []string
+		for _, h := range heads {
+			findings = append(findings, h.String())
+		}
 		if !reflect.DeepEqual(findings, tc.findings) || !reflect.DeepEqual(remarks, tc.remarks) {
 			t.Errorf("%d of each:\nfindings %q\n    want %q\nremarks %q\n   want %q", tc.n, findings, tc.findings, remarks, tc.remarks)
 		}
@@ -79,38 +83,65 @@ func TestTimeLeadCommandsEach(t *testing.T) {
 }
 
 // TestTimeLeadTakes: the first finding leads when asked to and when there
-// is one; the rows' sentence becomes evidence.
+// is one; the rows' headline becomes evidence, demoted (no "no clock
+// problem") and, under a clock fault, with its drops blamed on it.
 func TestTimeLeadTakes(t *testing.T) {
+	healthy := func() headline {
+		return built(text("/a and tf are on the same clock"), part{partNoClockProblem, noClockProblem})
+	}
+	drops := func() headline {
+		return built(text("/a and tf are on the same clock, yet 3 scans were dropped"), part{partNotClockProblem, ": not a clock problem; look at the queue size"})
+	}
+	stuck := analysis.Report{StuckZero: []analysis.StuckZero{{Topic: "/z", Sentence: "zero."}}}
+	step := analysis.Report{ClockSteps: []analysis.ClockStep{{Confirmed: true, Sentence: "stepped."}}}
 	for _, tc := range []struct {
-		name string
-		rep  analysis.Report
-		lead bool
-		want analysis.Verdict
-		led  bool
+		name     string
+		rep      analysis.Report
+		head     headline
+		lead     bool
+		sentence string
+		evidence []string
+		commands []string
+		ask      ask
 	}{
-		{"nothing to lead with", analysis.Report{}, true,
-			analysis.Verdict{Sentence: "All is well.", Commands: []string{"tf2_echo"}}, false},
-		{"a stuck topic, not asked", analysis.Report{StuckZero: []analysis.StuckZero{{Topic: "/z", Sentence: "zero."}}}, false,
-			analysis.Verdict{Sentence: "All is well.", Evidence: []string{"zero."}, Commands: []string{"tf2_echo"}}, false},
-		{"a stuck topic", analysis.Report{StuckZero: []analysis.StuckZero{{Topic: "/z", Sentence: "zero."}}}, true,
-			analysis.Verdict{Sentence: "zero.", Evidence: []string{"Sensor topics and tf: All is well."},
-				Commands: []string{"ros2 topic info /clock --verbose", "ros2 topic info /z --verbose"}}, true},
+		{"nothing to lead with", analysis.Report{}, healthy(), true,
+			"/a and tf are on the same clock: no clock problem in this bag.", nil, []string{"tf2_echo"}, askNothing},
+		{"a stuck topic, not asked", stuck, healthy(), false,
+			"/a and tf are on the same clock: no clock problem in this bag.", []string{"zero."}, []string{"tf2_echo"}, askNothing},
+		{"a stuck topic", stuck, healthy(), true,
+			"zero.", []string{"Sensor topics and tf: /a and tf are on the same clock."},
+			[]string{"ros2 topic info /clock --verbose", "ros2 topic info /z --verbose"}, suspectSimTimeWithoutClock},
+		{"drops under a stuck topic: not a clock fault", stuck, drops(), true,
+			"zero.", []string{"Sensor topics and tf: /a and tf are on the same clock, yet 3 scans were dropped: not a clock problem; look at the queue size."},
+			[]string{"ros2 topic info /clock --verbose", "ros2 topic info /z --verbose"}, suspectSimTimeWithoutClock},
+		{"drops under a clock step: its consequence", step, drops(), true,
+			"stepped.", []string{"Sensor topics and tf: /a and tf are on the same clock, yet 3 scans were dropped: the headline's clock fault makes them wait for tf until the filter drops them."},
+			[]string{"chronyc tracking", "journalctl -b -u chrony -u chronyd -u systemd-timesyncd"}, askNothing},
 	} {
-		v := analysis.Verdict{Sentence: "All is well.", Commands: []string{"tf2_echo"}}
+		v := draft{head: tc.head}
+		v.Commands = []string{"tf2_echo"}
 		led := deciderFor(&tc.rep).timeLead(&v, tc.lead)
-		if led != tc.led || !reflect.DeepEqual(v, tc.want) {
-			t.Errorf("%s: led %v, %+v; want %v, %+v", tc.name, led, v, tc.led, tc.want)
+		if led != (tc.sentence != tc.head.String()) || v.head.String() != tc.sentence || !reflect.DeepEqual(v.Evidence, tc.evidence) || !reflect.DeepEqual(v.Commands, tc.commands) || v.head.ask != tc.ask {
+			t.Errorf("%s: led %v, %q %q %q (ask %d); want %q %q %q (ask %d)", tc.name, led, v.head, v.Evidence, v.Commands, v.head.ask, tc.sentence, tc.evidence, tc.commands, tc.ask)
 		}
 	}
 }
 
-// TestStuckZeroWordingWhole: "published before it received /clock"
-// becomes "never received /clock" when every topic with stamp-0 rows
-// stays at 0 its whole life; topics without such rows do not matter.
-func TestStuckZeroWordingWhole(t *testing.T) {
-	const before = "/z published before it received /clock."
-	zeroRows := func(topic string, n int) analysis.PairSummary {
-		return analysis.PairSummary{Topic: topic, Classes: map[string]int{string(analysis.ZeroStamp): n, string(analysis.SameClock): 5}, Filter: map[string]int{}}
+// TestZeroStampNeverHadClock: the zero-stamp headline says "never
+// received /clock" rather than "published before it received /clock"
+// when every topic with stamp-0 rows stays at 0 its whole life; topics
+// without such rows do not matter.
+func TestZeroStampNeverHadClock(t *testing.T) {
+	const before = "/z has 3 scans stamped 0: the laser driver uses sim time but published before it received /clock; tf2 pairs those scans with the latest pose."
+	const never = "/z has 3 scans stamped 0: the laser driver uses sim time but never received /clock; tf2 pairs those scans with the latest pose."
+	const beforeTwo = "/z and /y are stamped 0 (4 messages): their drivers use sim time but published before they received /clock; tf2 pairs those messages with the latest pose."
+	const neverTwo = "/z and /y are stamped 0 (4 messages): their drivers use sim time but never received /clock; tf2 pairs those messages with the latest pose."
+	whole := func(topics ...string) []analysis.StuckZero {
+		var out []analysis.StuckZero
+		for _, tp := range topics {
+			out = append(out, analysis.StuckZero{Topic: tp, Kind: analysis.StuckWholeLife})
+		}
+		return out
 	}
 	for _, tc := range []struct {
 		name  string
@@ -118,16 +149,20 @@ func TestStuckZeroWordingWhole(t *testing.T) {
 		pairs []analysis.PairSummary
 		want  string
 	}{
-		{"whole life", []analysis.StuckZero{{Topic: "/z", Kind: analysis.StuckWholeLife}}, []analysis.PairSummary{zeroRows("/z", 3), zeroRows("/ok", 0)},
-			"/z never received /clock."},
-		{"another topic with zero rows", []analysis.StuckZero{{Topic: "/z", Kind: analysis.StuckWholeLife}}, []analysis.PairSummary{zeroRows("/z", 3), zeroRows("/y", 1)}, before},
-		{"until /clock", []analysis.StuckZero{{Topic: "/z", Kind: analysis.StuckUntilClock}}, []analysis.PairSummary{zeroRows("/z", 3)}, before},
-		{"no stuck topic", nil, nil, before},
+		{"whole life", whole("/z"), pairs(pairWith("/z", analysis.ZeroStamp, 0, 3), pairWith("/ok", analysis.SameClock, 5, 0)), never},
+		{"another topic with zero rows", whole("/z"), pairs(pairWith("/z", analysis.ZeroStamp, 0, 3), pairWith("/y", analysis.ZeroStamp, 5, 1)), before},
+		{"until /clock", []analysis.StuckZero{{Topic: "/z", Kind: analysis.StuckUntilClock}}, pairs(pairWith("/z", analysis.ZeroStamp, 0, 3)), before},
+		{"no stuck topic", nil, pairs(pairWith("/z", analysis.ZeroStamp, 0, 3)), before},
+		{"two topics, both whole life", whole("/z", "/y"), pairs(pairWith("/z", analysis.ZeroStamp, 0, 3), pairWith("/y", analysis.ZeroStamp, 0, 1)), neverTwo},
+		{"two topics, one whole life", whole("/z"), pairs(pairWith("/z", analysis.ZeroStamp, 0, 3), pairWith("/y", analysis.ZeroStamp, 0, 1)), beforeTwo},
 	} {
-		v := analysis.Verdict{Sentence: before}
-		deciderFor(&analysis.Report{Pairs: tc.pairs, StuckZero: tc.stuck}).stuckZeroWording(&v)
-		if v.Sentence != tc.want {
-			t.Errorf("%s: %q, want %q", tc.name, v.Sentence, tc.want)
+		r := sensorReport(tc.pairs)
+		r.StuckZero = tc.stuck
+		r.ZeroStamp.Count = 4
+		var v draft
+		deciderFor(r).zeroStampVerdict(&v, &r.Pairs[0], 3)
+		if got := v.head.String(); got != tc.want {
+			t.Errorf("%s: %q, want %q", tc.name, got, tc.want)
 		}
 	}
 }

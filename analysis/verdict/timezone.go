@@ -43,7 +43,7 @@ func zoneSkewSentence(topic, link string, medianDiffS float64) string {
 // timeZoneEvidence adds zoneLine for a topic or link whose stamps sit at
 // a constant offset from record time (the skew table), once, unless the
 // headline is about a time-zone step already (zoneHeadline).
-func (d decider) timeZoneEvidence(v *analysis.Verdict, zoneHeadline bool) {
+func (d decider) timeZoneEvidence(v *draft, zoneHeadline bool) {
 	if zoneHeadline {
 		return
 	}

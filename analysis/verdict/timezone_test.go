@@ -32,12 +32,12 @@ func TestZoneOffset(t *testing.T) {
 func TestTimeZoneEvidence(t *testing.T) {
 	a := &analysis.Report{}
 	a.Skew = []analysis.Skew{{Topic: "/gps", Count: 9, MedianS: -3600.2, Kind: analysis.SkewConstantOffset}, {Topic: "/imu", Count: 9, MedianS: 7200, Kind: analysis.SkewConstantOffset}, {Topic: "/cam", Count: 9, MedianS: 3600, Kind: analysis.SkewJitter}}
-	v := analysis.Verdict{Sentence: "/scan and tf are on the same clock"}
+	v := draftSaying("/scan and tf are on the same clock")
 	deciderFor(a).timeZoneEvidence(&v, false)
 	if len(v.Evidence) != 1 || !strings.HasPrefix(v.Evidence[0], "/gps: record time − stamp is -60.0 min: 1 h to within a second, a whole time-zone step") || !containsSub(v.Commands, "timedatectl") {
 		t.Errorf("evidence %q commands %q", v.Evidence, v.Commands)
 	}
-	v = analysis.Verdict{Sentence: "x are 3 h apart: a time-zone step, not drift"}
+	v = draftSaying("x are 3 h apart: a time-zone step, not drift")
 	deciderFor(a).timeZoneEvidence(&v, true)
 	if len(v.Evidence) != 0 {
 		t.Errorf("evidence under a zone headline: %q", v.Evidence)

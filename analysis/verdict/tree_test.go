@@ -37,24 +37,25 @@ func TestTFTreeLeadRanks(t *testing.T) {
 		{"backward stamps warn", []analysis.TFFinding{tfFindingFor(analysis.TFStampsBackward, analysis.RankTFBackward)}, true, false, false,
 			"rows healthy; but the tf tree has a warning: " + analysis.TFStampsBackward + " sentence", analysis.VerdictTFTree + analysis.TFStampsBackward, []string{analysis.TFStampsBackward + " evidence"}},
 		{"unhealthy rows keep their verdict", []analysis.TFFinding{tfFindingFor(analysis.TFStaleLink, analysis.RankTFStale), tfFindingFor(analysis.TFOffsetFromRecorder, analysis.RankTFOffset)}, false, false, false,
-			"rows healthy", "rows", []string{"tf tree: " + analysis.TFStaleLink + " sentence", "tf tree: " + analysis.TFOffsetFromRecorder + " sentence"}},
+			"rows healthy.", "rows", []string{"tf tree: " + analysis.TFStaleLink + " sentence", "tf tree: " + analysis.TFOffsetFromRecorder + " sentence"}},
 		{"every stamp lags: tf's offset not repeated", []analysis.TFFinding{tfFindingFor(analysis.TFStaleLink, analysis.RankTFStale), tfFindingFor(analysis.TFOffsetFromRecorder, analysis.RankTFOffset)}, false, false, true,
-			"rows healthy", "rows", []string{"tf tree: " + analysis.TFStaleLink + " sentence"}},
+			"rows healthy.", "rows", []string{"tf tree: " + analysis.TFStaleLink + " sentence"}},
 		{"drops yield to a stale link", []analysis.TFFinding{tfFindingFor(analysis.TFStaleLink, analysis.RankTFStale)}, false, true, false,
 			analysis.TFStaleLink + " sentence", analysis.VerdictTFTree + analysis.TFStaleLink, []string{"Sensor topics: rows healthy.", analysis.TFStaleLink + " evidence"}},
 		{"drops yield to tf's offset from the recorder", []analysis.TFFinding{tfFindingFor(analysis.TFOffsetFromRecorder, analysis.RankTFOffset), tfFindingFor(analysis.TFRepeatedStamps, analysis.RankTFRepeated)}, false, true, false,
 			analysis.TFOffsetFromRecorder + " sentence", analysis.VerdictTFTree + analysis.TFOffsetFromRecorder,
 			[]string{"Sensor topics: rows healthy.", analysis.TFOffsetFromRecorder + " evidence", "tf tree: " + analysis.TFRepeatedStamps + " sentence"}},
 		{"drops outrank repeated stamps", []analysis.TFFinding{tfFindingFor(analysis.TFRepeatedStamps, analysis.RankTFRepeated)}, false, true, false,
-			"rows healthy", "rows", []string{"tf tree: " + analysis.TFRepeatedStamps + " sentence"}},
-		{"no findings", nil, true, false, false, "rows healthy", "rows", nil},
+			"rows healthy.", "rows", []string{"tf tree: " + analysis.TFRepeatedStamps + " sentence"}},
+		{"no findings", nil, true, false, false, "rows healthy.", "rows", nil},
 	} {
 		a := &analysis.Report{}
 		a.TFFindings = tc.fs
-		v := analysis.Verdict{Sentence: "rows healthy", Class: "rows"}
+		v := draft{head: built(text("rows healthy"))}
+		v.Class = "rows"
 		deciderFor(a).tfTreeLead(&v, tc.healthy, tc.drops, tc.lags)
-		if !strings.HasSuffix(v.Sentence, tc.sentence) || v.Class != tc.class || fmt.Sprint(v.Evidence) != fmt.Sprint(tc.evidence) {
-			t.Errorf("%s: verdict %q (%s) %q; want %q (%s) %q", tc.name, v.Sentence, v.Class, v.Evidence, tc.sentence, tc.class, tc.evidence)
+		if got := v.head.String(); !strings.HasSuffix(got, tc.sentence) || v.Class != tc.class || fmt.Sprint(v.Evidence) != fmt.Sprint(tc.evidence) {
+			t.Errorf("%s: verdict %q (%s) %q; want %q (%s) %q", tc.name, got, v.Class, v.Evidence, tc.sentence, tc.class, tc.evidence)
 		}
 	}
 }
@@ -63,7 +64,7 @@ func TestTFTreeLeadRanks(t *testing.T) {
 // the verdict, the others' sentences its evidence.
 func TestTFTreeVerdictLines(t *testing.T) {
 	a := &analysis.Report{}
-	var v analysis.Verdict
+	var v draft
 	if deciderFor(a).tfTreeVerdict(&v) {
 		t.Fatal("a verdict without findings")
 	}
@@ -72,7 +73,7 @@ func TestTFTreeVerdictLines(t *testing.T) {
 		t.Fatal("no verdict")
 	}
 	want := []string{analysis.TFStaleLink + " evidence", analysis.TFRepeatedStamps + " sentence", analysis.TFOffsetFromRecorder + " sentence"}
-	if v.Sentence != analysis.TFStaleLink+" sentence" || v.Class != analysis.VerdictTFTree+analysis.TFStaleLink || fmt.Sprint(v.Evidence) != fmt.Sprint(want) {
-		t.Errorf("verdict %q (%s) %q", v.Sentence, v.Class, v.Evidence)
+	if v.head.String() != analysis.TFStaleLink+" sentence" || v.Class != analysis.VerdictTFTree+analysis.TFStaleLink || fmt.Sprint(v.Evidence) != fmt.Sprint(want) {
+		t.Errorf("verdict %q (%s) %q", v.head, v.Class, v.Evidence)
 	}
 }

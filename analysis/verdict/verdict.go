@@ -17,13 +17,14 @@ const tf2EchoNote = "(tf2_echo prints the stamp as sec.nanosec without zero-padd
 // the damage that the rest rests on. The caller stores it in r.Verdict
 // and r.Summary.Verdict.
 func Decide(r *analysis.Report) analysis.Verdict {
-	v, guessed := decide(r)
+	v := decide(r)
 	nameNodes(&v, r)
 	if r.Bag.Storage == analysis.StorageROS1 {
-		ros1Wording(&v, r, guessed)
+		ros1Wording(&v, r)
 	}
 	damageWording(&v, r)
-	return v
+	v.Sentence = v.head.String()
+	return v.Verdict
 }
 
 // Finish stores Decide(r) in r.Verdict and its sentence in
@@ -37,20 +38,16 @@ func Finish(r *analysis.Report) {
 // pair with the most problematic rows: ≈ +epoch = laser driver on system
 // time; ≈ −epoch = tf publisher on system time; 0 = no /clock yet; seconds
 // on one clock family = machines out of sync; a few ms = not a clock
-// problem; static-only = a mismatch is invisible.
-//
-// guessed is the one analysed topic whose publisher the headline names by
-// the noun its type suggests ("the laser driver publishes /scan"), "" for
-// none: the words added later (ros1Wording) name the node from it rather
-// than reading the sentence back.
-func decide(r *analysis.Report) (v analysis.Verdict, guessed string) {
+// problem; static-only = a mismatch is invisible. The headline it
+// returns is data (draft.head); Decide renders it.
+func decide(r *analysis.Report) (v draft) {
 	d := decider{r}
-	v = analysis.Verdict{Evidence: []string{}, Commands: []string{}}
+	v.Verdict = analysis.Verdict{Evidence: []string{}, Commands: []string{}}
 	if d.rep.Summary.Scans == 0 || len(d.rep.Pairs) == 0 {
-		v.Sentence = "No sensor messages (LaserScan, PointCloud2, Image, Imu, Range, Odometry, ...) in this bag: there is nothing to check per message."
+		v.head = whole("No sensor messages (LaserScan, PointCloud2, Image, Imu, Range, Odometry, ...) in this bag: there is nothing to check per message.")
 		v.Class = analysis.VerdictNoSensorMessages
 		if len(d.rep.Settings.ScanTopics) > 0 {
-			v.Sentence = fmt.Sprintf("The topic %s has no messages with a frame id in this bag (often a QoS mismatch while recording): there is nothing to check per message.", strings.Join(d.rep.Settings.ScanTopics, ", "))
+			v.head = whole(fmt.Sprintf("The topic %s has no messages with a frame id in this bag (often a QoS mismatch while recording): there is nothing to check per message.", strings.Join(d.rep.Settings.ScanTopics, ", ")))
 			v.Class = analysis.VerdictEmptyTopic
 		}
 		if len(d.rep.Settings.ScanTopics) > 0 {
@@ -60,7 +57,7 @@ func decide(r *analysis.Report) (v analysis.Verdict, guessed string) {
 		}
 		d.timeLead(&v, false)
 		d.jumpEvidence(&v)
-		return v, ""
+		return v
 	}
 	// Pick the pair and class that matter most.
 	order := []analysis.Class{analysis.LaserOnSystemClock, analysis.TFOnSystemClock, analysis.ZeroStamp, analysis.ClockSkew, analysis.NoTransform, analysis.StaticOnly}
@@ -110,16 +107,16 @@ func decide(r *analysis.Report) (v analysis.Verdict, guessed string) {
 		}
 		if best == nil {
 			p := d.pairs()[0]
-			v.Sentence = fmt.Sprintf("%s is in the target frame '%s' already (frame_id '%s'): no transform to check; choose another target (--target-frame).", p.Topic, p.TargetFrame, p.FrameID)
+			v.head = whole(fmt.Sprintf("%s is in the target frame '%s' already (frame_id '%s'): no transform to check; choose another target (--target-frame).", p.Topic, p.TargetFrame, p.FrameID), p.Topic)
 			v.Class = analysis.VerdictTargetIsFrame
 			// The target note is about the tool's settings; a jump in the
 			// bag's own time is what its user must not miss.
 			if n := d.rep.Counts.ClockJumps + d.rep.Counts.StampJumps; n > 0 {
-				v.Sentence += fmt.Sprintf(" But %s (see the evidence).", jumpClause(d.rep))
+				v.head.add(fmt.Sprintf(" But %s (see the evidence).", jumpClause(d.rep)))
 			}
 			d.timeLead(&v, false)
 			d.jumpEvidence(&v)
-			return v, ""
+			return v
 		}
 		bestN = best.Classes[string(analysis.SameClock)]
 	}
@@ -156,35 +153,43 @@ func decide(r *analysis.Report) (v analysis.Verdict, guessed string) {
 	zoneHeadline := false // the headline is a time-zone step (timeZoneEvidence)
 	switch {
 	case offClock:
-		guessed = d.offClockVerdict(&v, best, bestClass)
+		d.offClockVerdict(&v, best, bestClass)
 	case bestClass == analysis.LaserOnSystemClock:
-		v.Sentence = fmt.Sprintf("The %s publishes %s with system time while tf follows %s: set use_sim_time:=true on the node publishing %s.", analysis.PublisherNoun(best.Type), topic, clockName, topic)
-		guessed = topic
 		if all := d.topicsWithClass(analysis.LaserOnSystemClock, best); len(all) > 1 {
-			guessed = ""
-			v.Sentence = fmt.Sprintf("The drivers of %s publish with system time while tf follows %s: set use_sim_time:=true on the nodes publishing them.", analysis.JoinNames(all), clockName)
+			v.head = whole(fmt.Sprintf("The drivers of %s publish with system time while tf follows %s: %s.", analysis.JoinNames(all), clockName, d.simTimeFix(all...)), all...)
+		} else {
+			v.head = whole(fmt.Sprintf("%s publishes %s with system time while tf follows %s: %s.", d.publisherOf(best, true), topic, clockName, d.simTimeFix(topic)), topic)
 		}
-		v.Evidence = append(v.Evidence, "A "+strings.TrimSuffix(unit, "s")+" stamped ~1.79e9 s ahead of tf waits for a transform that never comes; the filter drops it when the queue is full (\"discarding message because the queue is full\").")
+		v.head.ask = askSimTimeTrue
+		drop := `the filter drops it when the queue is full ("discarding message because the queue is full")`
+		if d.ros1() {
+			drop = `ROS 1's filter drops it when the queue is full, with reason Unknown and no log line; RViz's display status then shows the tf error ("For frame […]: No transform to fixed frame […]")`
+		}
+		v.Evidence = append(v.Evidence, "A "+strings.TrimSuffix(unit, "s")+" stamped ~1.79e9 s ahead of tf waits for a transform that never comes; "+drop+".")
 		v.Commands = append(v.Commands, listUseSimTimeCmd)
 	case bestClass == analysis.TFOnSystemClock && device != nil:
 		// The small stamps are the sensor's own clock, not sim time: tf
 		// and the recorder agree on system time.
-		v.Sentence = analysis.DeviceClockSentence(*device)
+		v.head = whole(analysis.DeviceClockSentence(*device), best.Topic)
 		v.Class = analysis.VerdictTime
 		v.Commands = append(v.Commands, "ros2 topic echo "+best.Topic+" --field header.stamp --once", "ros2 param list <the driver node> | grep -i -e time -e stamp")
 	case bestClass == analysis.TFOnSystemClock:
 		link := strings.SplitN(ps.Stalest, " on ", 2)[0]
-		v.Sentence = fmt.Sprintf("A tf publisher stamps %s with system time while %s follows %s: set use_sim_time:=true on the node publishing %s (robot_state_publisher or the odometry node).", link, topic, clockName, link)
-		v.Evidence = append(v.Evidence, fmt.Sprintf("A %s ~1.79e9 s behind tf is more than the cache time (%.0f s) older than the latest transform: dropped at once as \"earlier than all the data in the transform cache\".", strings.TrimSuffix(unit, "s"), r.Settings.CacheTimeS))
+		v.head = whole(fmt.Sprintf("A tf publisher stamps %s with system time while %s follows %s: %s (robot_state_publisher or the odometry node).", link, topic, clockName, d.simTimeFix(link)), topic)
+		v.head.ask = askSimTimeTrue
+		dropped := `dropped at once as "earlier than all the data in the transform cache"`
+		if d.ros1() {
+			dropped = `dropped at once as OutTheBack; RViz's display status shows "Message removed because it is too old (frame=[…], stamp=[…])"`
+		}
+		v.Evidence = append(v.Evidence, fmt.Sprintf("A %s ~1.79e9 s behind tf is more than the cache time (%.0f s) older than the latest transform: %s.", strings.TrimSuffix(unit, "s"), r.Settings.CacheTimeS, dropped))
 		v.Commands = append(v.Commands, listUseSimTimeCmd)
 	case bestClass == analysis.ZeroStamp:
-		guessed = d.zeroStampVerdict(&v, best, bestN)
-		d.stuckZeroWording(&v)
+		d.zeroStampVerdict(&v, best, bestN)
 	case bestClass == analysis.ClockSkew:
-		v.Sentence = fmt.Sprintf("%s and tf (%s) are %s apart on the same clock: the machines' clocks are out of sync; synchronise them (chrony/NTP).", topic, strings.SplitN(ps.Stalest, " on ", 2)[0], analysis.FmtS(ps.MedianDiffS))
+		v.head = whole(fmt.Sprintf("%s and tf (%s) are %s apart on the same clock: the machines' clocks are out of sync; synchronise them (chrony/NTP).", topic, strings.SplitN(ps.Stalest, " on ", 2)[0], analysis.FmtS(ps.MedianDiffS)), topic)
 		if zoneOffset(ps.MedianDiffS) {
 			zoneHeadline = true
-			v.Sentence = zoneSkewSentence(topic, strings.SplitN(ps.Stalest, " on ", 2)[0], ps.MedianDiffS)
+			v.head = whole(zoneSkewSentence(topic, strings.SplitN(ps.Stalest, " on ", 2)[0], ps.MedianDiffS), topic)
 			v.Commands = append(v.Commands, "timedatectl")
 		}
 		// Drops with any scan ahead of tf are the queue overflowing, whatever
@@ -197,51 +202,62 @@ func decide(r *analysis.Report) (v analysis.Verdict, guessed string) {
 		v.Commands = append(v.Commands, "chronyc tracking", "chronyc sources -v")
 	case bestClass == analysis.NoTransform:
 		if !d.noTransformVerdict(&v, best) {
-			v.Sentence = fmt.Sprintf("No transform connects %s (frame '%s') to '%s' in this bag: this is not a clock problem; check the tf tree and the frame names.", topic, frame, target)
+			v.head = whole(fmt.Sprintf("No transform connects %s (frame '%s') to '%s' in this bag: this is not a clock problem; check the tf tree and the frame names.", topic, frame, target), topic)
 			v.Class = string(analysis.NoTransform)
 			if d.rep.NeverConnected(best) {
-				v.Sentence = d.rep.MissingLinkSentence(best)
+				v.head = whole(d.rep.MissingLinkSentence(best), topic)
 				v.Class = analysis.VerdictMissingLink
 			}
 			v.Commands = append(v.Commands, "ros2 run tf2_tools view_frames")
 		}
 	case bestClass == analysis.StaticOnly:
-		v.Sentence = fmt.Sprintf("Only static transforms link '%s' to '%s': a clock mismatch is invisible on this path; choose a target across a dynamic link (e.g. --target-frame odom).", frame, target)
+		v.head = whole(fmt.Sprintf("Only static transforms link '%s' to '%s': a clock mismatch is invisible on this path; choose a target across a dynamic link (e.g. --target-frame odom).", frame, target))
 		v.Class = string(analysis.StaticOnly)
 	default:
 		if back := r.Counts.BackwardJumps; back > 0 {
-			v.Sentence = fmt.Sprintf("/clock jumps back %s (a looping bag or a simulator reset): every sim-time node clears its tf buffer each time; %s and tf are otherwise on the same clock (median %s apart).", analysis.Plural(back, "time"), topic, analysis.FmtS(ps.MedianDiffS))
+			jumps := fmt.Sprintf("/clock jumps back %s (a looping bag or a simulator reset): every sim-time node clears its tf buffer each time; %s and tf are otherwise on the same clock (median %s apart)", analysis.Plural(back, "time"), topic, analysis.FmtS(ps.MedianDiffS))
+			v.head = built(text(jumps))
 			if drops > 0 {
 				// Start-up drops are already out: these came later than a
 				// refill takes.
-				v.Sentence = strings.TrimSuffix(v.Sentence, ".") + fmt.Sprintf(", yet %s %s dropped outside start-up: not a clock problem; check that every tf publisher restarts with the simulator, the frame names and the queue size.", analysis.Plural(drops, strings.TrimSuffix(unit, "s")), wasWere(drops))
+				v.head = built(text(jumps), text(fmt.Sprintf(", yet %s %s dropped outside start-up: not a clock problem; check that every tf publisher restarts with the simulator, the frame names and the queue size", analysis.Plural(drops, strings.TrimSuffix(unit, "s")), wasWere(drops))))
 			}
+			v.head.topics = []string{topic}
 			v.Class = analysis.VerdictClockJumpBack
 		} else if drops > 0 && d.aheadDropsVerdict(&v, best, unit, ps.MedianDiffS) {
 			// The sensor's machine runs ahead: its clock, not tf, drops them.
 		} else if drops > 0 {
-			v.Sentence = fmt.Sprintf("%s and tf are on the same clock (median %s apart%s), yet %s %s dropped: not a clock problem; look at the tf tree, the frame names and the queue size.", topic, analysis.FmtS(ps.MedianDiffS), aheadByDesignNote(ps), analysis.Plural(drops, strings.TrimSuffix(unit, "s")), wasWere(drops))
+			stem := fmt.Sprintf("%s and tf are on the same clock (median %s apart%s), yet %s %s dropped", topic, analysis.FmtS(ps.MedianDiffS), aheadByDesignNote(ps), analysis.Plural(drops, strings.TrimSuffix(unit, "s")), wasWere(drops))
+			advice := "look at the tf tree, the frame names and the queue size"
 			if link := strings.SplitN(ps.Stalest, " on ", 2)[0]; link != "" {
-				v.Sentence = fmt.Sprintf("%s and tf are on the same clock (median %s apart%s), yet %s %s dropped: not a clock problem; the stalest link on their path is mostly %s: check its publisher's rate and gaps, then the queue size.", topic, analysis.FmtS(ps.MedianDiffS), aheadByDesignNote(ps), analysis.Plural(drops, strings.TrimSuffix(unit, "s")), wasWere(drops), ps.Stalest)
+				advice = fmt.Sprintf("the stalest link on their path is mostly %s: check its publisher's rate and gaps, then the queue size", ps.Stalest)
 			}
+			v.head = built(text(stem), part{partNotClockProblem, ": not a clock problem; " + advice})
+			v.head.topics = []string{topic}
 			v.Class = analysis.VerdictSameClockDrops
 		} else {
 			names := d.sameClockTopics(topic)
 			noun := strings.TrimSuffix(unit, "s")
-			if names != topic && !d.allOfType(best.Type) {
+			if len(names) > 1 && !d.allOfType(best.Type) {
 				noun = "message" // the topics are of several types
 			}
-			v.Sentence = fmt.Sprintf("%s and tf are on the same clock (median %s apart%s) and no %s is dropped by the %s"+noClockProblem+".", names, analysis.FmtS(ps.MedianDiffS), aheadByDesignNote(ps), noun, d.filterNames(ps.Consumer))
+			stem := text(fmt.Sprintf("%s and tf are on the same clock (median %s apart%s) and no %s is dropped by the %s", sameClockList(names), analysis.FmtS(ps.MedianDiffS), aheadByDesignNote(ps), noun, d.filterNames(ps.Consumer)))
+			ok := part{partNoClockProblem, noClockProblem}
+			v.head = built(stem, ok)
 			if n := r.Counts.ClockJumps + r.Counts.StampJumps; n > 0 {
 				// A jump that is not proven a clock step (a pause of every
 				// publisher looks the same) is no fault, but a "no problem"
 				// beside a jump finding that --fail-on jump gates on would
 				// read as a contradiction.
-				v.Sentence = healthyStem(v.Sentence) + fmt.Sprintf("; but %s (see the evidence).", jumpClause(r))
+				v.head = built(stem, text(fmt.Sprintf("; but %s (see the evidence)", jumpClause(r))))
 			} else if t := lookAlikeTimers(r); len(t) > 0 {
 				// "No clock problem" must not claim the timers it could
 				// not judge.
-				v.Sentence = strings.TrimSuffix(v.Sentence, ".") + fmt.Sprintf(", though the bag cannot tell whether %s follows a wall or a sim timer (see the evidence).", analysis.JoinNames(t))
+				v.head = built(stem, ok, text(fmt.Sprintf(", though the bag cannot tell whether %s follows a wall or a sim timer (see the evidence)", analysis.JoinNames(t))))
+			}
+			v.head.topics = names
+			if len(names) > 4 {
+				v.head.topics = names[:3]
 			}
 			v.Class = analysis.VerdictNoProblem
 		}
@@ -273,13 +289,13 @@ func decide(r *analysis.Report) (v analysis.Verdict, guessed string) {
 		v.Evidence = append(v.Evidence, fmt.Sprintf("/rosout recorded %s; %s match a predicted drop.", analysis.Plural(n, "filter-drop / jump-back line"), analysis.Plural(r.Counts.MatchedDrops, "drop line")))
 	}
 	if v.Class == analysis.VerdictTime {
-		return v, "" // timeLead gave the commands that confirm its finding
+		return v // timeLead gave the commands that confirm its finding
 	}
 	v.Commands = append(v.Commands, fmt.Sprintf("ros2 topic echo %s --field header.stamp --once", topic))
 	if d.hasTF() && frame != "" && d.rep.TreeHas(frame) && d.rep.TreeHas(target) {
 		v.Commands = append(v.Commands, fmt.Sprintf("ros2 run tf2_ros tf2_echo %s %s  %s", target, frame, tf2EchoNote))
 	}
-	return v, guessed
+	return v
 }
 
 // listUseSimTimeCmd prints use_sim_time of every running node: the
@@ -355,7 +371,7 @@ func (d decider) emptyFrameTopics() (topics []string, n int) {
 // an empty frame_id, a bag without tf, or a frame no transform names. It
 // reports false for the remaining case (the frame is in the tree but not
 // connected to the target), which the caller words.
-func (d decider) noTransformVerdict(v *analysis.Verdict, best *analysis.PairSummary) bool {
+func (d decider) noTransformVerdict(v *draft, best *analysis.PairSummary) bool {
 	topic, frame := best.Topic, best.FrameID
 	if ets, n := d.emptyFrameTopics(); n > 0 {
 		d.emptyFrameSentence(v, ets, n)
@@ -365,7 +381,8 @@ func (d decider) noTransformVerdict(v *analysis.Verdict, best *analysis.PairSumm
 		return true
 	}
 	if !d.hasTF() {
-		v.Sentence = fmt.Sprintf("This bag has no /tf or /tf_static: the clocks of %s cannot be checked against transforms; record tf with the sensors (ros2 bag record /tf /tf_static ...).", analysis.JoinNames(d.analysedWithMessages()))
+		with := d.analysedWithMessages()
+		v.head = whole(fmt.Sprintf("This bag has no /tf or /tf_static: the clocks of %s cannot be checked against transforms; record tf with the sensors (ros2 bag record /tf /tf_static ...).", analysis.JoinNames(with)), with...)
 		v.Class = analysis.VerdictNoTF
 		v.Evidence = append(v.Evidence, "Without transforms no consumer can place these messages in a fixed frame, and no clock mismatch between sensors and tf can show; the message stamps can only be compared with record time (skew table).")
 		v.Commands = append(v.Commands, "ros2 topic info /tf --verbose", "ros2 topic info /tf_static --verbose")
@@ -377,7 +394,7 @@ func (d decider) noTransformVerdict(v *analysis.Verdict, best *analysis.PairSumm
 		if total > len(names) {
 			list += fmt.Sprintf(" and %d more", total-len(names))
 		}
-		v.Sentence = fmt.Sprintf("The target frame '%s' is not in this bag's tf tree (it has %s): %s cannot be checked against tf there; choose a frame of the tree with --target-frame.", best.TargetFrame, list, topic)
+		v.head = whole(fmt.Sprintf("The target frame '%s' is not in this bag's tf tree (it has %s): %s cannot be checked against tf there; choose a frame of the tree with --target-frame.", best.TargetFrame, list, topic), topic)
 		v.Class = analysis.VerdictTargetNotInTree
 		v.Commands = append(v.Commands, "ros2 run tf2_tools view_frames")
 		return true
@@ -388,7 +405,7 @@ func (d decider) noTransformVerdict(v *analysis.Verdict, best *analysis.PairSumm
 		if total > len(names) {
 			list += fmt.Sprintf(" and %d more", total-len(names))
 		}
-		v.Sentence = fmt.Sprintf("No transform in this bag names %s's frame '%s' (the tf tree has %s): its clock cannot be checked against tf; record the transform that places '%s' (usually a static one from robot_state_publisher), or fix the frame_id.", topic, frame, list, frame)
+		v.head = whole(fmt.Sprintf("No transform in this bag names %s's frame '%s' (the tf tree has %s): its clock cannot be checked against tf; record the transform that places '%s' (usually a static one from robot_state_publisher), or fix the frame_id.", topic, frame, list, frame), topic)
 		v.Class = analysis.VerdictFrameNotInTree
 		if ts := d.topicOfRole("tf_static"); ts != nil && ts.Messages == 0 {
 			v.Evidence = append(v.Evidence, fmt.Sprintf("%s was recorded without any message: the static transforms were not recorded (they are published once, latched, often before the recording starts).", ts.Topic))
@@ -402,10 +419,14 @@ func (d decider) noTransformVerdict(v *analysis.Verdict, best *analysis.PairSumm
 // emptyFrameSentence heads the verdict with messages whose frame_id is
 // empty: tf2_ros::MessageFilter drops each with its own reason, whatever
 // the clocks.
-func (d decider) emptyFrameSentence(v *analysis.Verdict, topics []string, n int) {
+func (d decider) emptyFrameSentence(v *draft, topics []string, n int) {
 	v.Class = analysis.VerdictEmptyFrameID
-	v.Sentence = fmt.Sprintf("%s %s %s with an empty frame_id: tf2_ros::MessageFilter drops every one (\"Message Filter dropping message: frame '' at time … for reason 'the frame id of the message is empty'\"); set the frame_id in the publisher (often its frame_id parameter).",
-		analysis.JoinNames(topics), hasHave(len(topics)), analysis.Plural(n, "message"))
+	drops := `tf2_ros::MessageFilter drops every one ("Message Filter dropping message: frame '' at time … for reason 'the frame id of the message is empty'")`
+	if d.ros1() {
+		drops = "ROS 1's tf2_ros::MessageFilter drops every one with reason EmptyFrameID and logs nothing"
+	}
+	v.head = whole(fmt.Sprintf("%s %s %s with an empty frame_id: %s; set the frame_id in the publisher (often its frame_id parameter).",
+		analysis.JoinNames(topics), hasHave(len(topics)), analysis.Plural(n, "message"), drops), topics...)
 	for _, t := range topics {
 		if len(v.Commands) < 3 {
 			v.Commands = append(v.Commands, fmt.Sprintf("ros2 topic echo %s --field header.frame_id --once", t))
@@ -421,37 +442,39 @@ func hasHave(n int) string {
 }
 
 // zeroStampVerdict words messages stamped 0: with /clock, a sim-time
-// driver that published before its first /clock; without /clock, the bag
-// cannot show which of a clock never set or a stamp never filled in. It
-// returns best's topic when the sentence names its publisher by the noun
-// its type suggests (a single topic), else "".
-func (d decider) zeroStampVerdict(v *analysis.Verdict, best *analysis.PairSummary, n int) (guessed string) {
+// driver that published before its first /clock (or, when every such
+// topic stays at 0 its whole life, never received it); without /clock,
+// the bag cannot show which of a clock never set or a stamp never filled
+// in.
+func (d decider) zeroStampVerdict(v *draft, best *analysis.PairSummary, n int) {
 	z := d.rep.ZeroStamp
 	topic, unit := best.Topic, analysis.UnitOf(best.Type)
 	all := d.topicsWithClass(analysis.ZeroStamp, best)
+	v.Class = string(analysis.ZeroStamp)
 	if d.rep.Pass.HasClock {
-		guessed = topic
-		v.Sentence = fmt.Sprintf("%s has %s stamped 0: the %s uses sim time but published before it received /clock; tf2 pairs those %s with the latest pose.", topic, analysis.Plural(n, strings.TrimSuffix(unit, "s")), analysis.PublisherNoun(best.Type), unit)
-		v.Class = string(analysis.ZeroStamp)
+		before, they := "published before it received /clock", "published before they received /clock"
+		if d.neverHadClock() {
+			before, they = "never received /clock", "never received /clock"
+		}
+		v.head = whole(fmt.Sprintf("%s has %s stamped 0: %s uses sim time but %s; tf2 pairs those %s with the latest pose.", topic, analysis.Plural(n, strings.TrimSuffix(unit, "s")), d.publisherOf(best, false), before, unit), topic)
 		if len(all) > 1 {
-			guessed = ""
-			v.Sentence = fmt.Sprintf("%s are stamped 0 (%s): their drivers use sim time but published before they received /clock; tf2 pairs those messages with the latest pose.", analysis.JoinNames(all), analysis.Plural(z.Count, "message"))
-			v.Class = string(analysis.ZeroStamp)
+			v.head = whole(fmt.Sprintf("%s are stamped 0 (%s): their drivers use sim time but %s; tf2 pairs those messages with the latest pose.", analysis.JoinNames(all), analysis.Plural(z.Count, "message"), they), all...)
 		}
 		if z.BeforeFirstClock == 0 {
-			v.Evidence = append(v.Evidence, "None of them arrived before the first recorded /clock: /clock was published, yet the driver never received it (its /clock subscription, QoS or ROS_DOMAIN_ID differs, or it ignores sim time for stamps).")
+			differs := "QoS or ROS_DOMAIN_ID"
+			if d.ros1() {
+				differs = "or ROS_MASTER_URI"
+			}
+			v.Evidence = append(v.Evidence, "None of them arrived before the first recorded /clock: /clock was published, yet the driver never received it (its /clock subscription, "+differs+" differs, or it ignores sim time for stamps).")
 		} else {
 			v.Evidence = append(v.Evidence, fmt.Sprintf("%d of them arrived before the first /clock.", z.BeforeFirstClock))
 		}
 	} else {
-		guessed = topic
-		v.Sentence = fmt.Sprintf("%s has %s stamped 0 and the bag has no /clock: the %s's clock read 0 (a node with use_sim_time:=true and no /clock publisher has ROS time 0) or it never fills in header.stamp; tf2 pairs such %s with the latest transform.", topic, analysis.Plural(n, strings.TrimSuffix(unit, "s")), analysis.PublisherNoun(best.Type), unit)
-		v.Class = string(analysis.ZeroStamp)
+		v.head = whole(fmt.Sprintf("%s has %s stamped 0 and the bag has no /clock: the %s's clock read 0 (a node with use_sim_time:=true and no /clock publisher has ROS time 0) or it never fills in header.stamp; tf2 pairs such %s with the latest transform.", topic, analysis.Plural(n, strings.TrimSuffix(unit, "s")), analysis.PublisherNoun(best.Type), unit), topic)
 		if len(all) > 1 {
-			guessed = ""
-			v.Sentence = fmt.Sprintf("%s have messages stamped 0 (%s) and the bag has no /clock: their publishers' clocks read 0 (use_sim_time:=true with no /clock publisher) or they never fill in header.stamp; tf2 pairs such messages with the latest transform.", analysis.JoinNames(all), analysis.Plural(z.Count, "message"))
-			v.Class = string(analysis.ZeroStamp)
+			v.head = whole(fmt.Sprintf("%s have messages stamped 0 (%s) and the bag has no /clock: their publishers' clocks read 0 (use_sim_time:=true with no /clock publisher) or they never fill in header.stamp; tf2 pairs such messages with the latest transform.", analysis.JoinNames(all), analysis.Plural(z.Count, "message")), all...)
 		}
+		v.head.ask = suspectSimTimeWithoutClock
 	}
 	if z.Costed > 0 {
 		v.Evidence = append(v.Evidence, fmt.Sprintf("Cost (pose at the real time vs latest pose) over %s: median %.3f m / %.2f°, max %.3f m / %.2f°.",
@@ -461,10 +484,9 @@ func (d decider) zeroStampVerdict(v *analysis.Verdict, best *analysis.PairSummar
 		v.Evidence = append(v.Evidence, "The bag has no /tf or /tf_static: what a zero stamp costs in pose cannot be measured here.")
 	}
 	v.Commands = append(v.Commands, listUseSimTimeCmd)
-	return guessed
 }
 
-func (d decider) jumpEvidence(v *analysis.Verdict) {
+func (d decider) jumpEvidence(v *draft) {
 	r := d.rep
 	if n := r.Counts.BackwardJumps; n > 0 {
 		v.Evidence = append(v.Evidence, fmt.Sprintf("/clock jumps back %s (bag loop or simulator reset): every sim-time node logs \"Detected jump back in time. Clearing TF buffer.\" and loses its tf.", analysis.Plural(n, "time")))
@@ -483,23 +505,9 @@ func (d decider) jumpEvidence(v *analysis.Verdict) {
 	}
 }
 
-// noClockProblem ends the healthy headline.
-const noClockProblem = ": no clock problem in this bag"
-
-// healthyStem is the healthy headline without its "no clock problem" and
-// final period, for a "; but …" that names what the bag still shows.
-func healthyStem(sentence string) string {
-	return strings.TrimSuffix(strings.Replace(sentence, noClockProblem, "", 1), ".")
-}
-
-// demoted turns a healthy headline into a sentence under another finding
-// (evidence, or after an empty topic): "no clock problem in this bag"
-// beside a clock step or a tree on another clock would contradict it.
-func demoted(sentence string) string { return healthyStem(sentence) + "." }
-
-// sameClockTopics names the topic the verdict is about and, when other
-// analysed topics are all on tf's clock too, them ("/scan, /imu").
-func (d decider) sameClockTopics(topic string) string {
+// sameClockTopics lists the topic the verdict is about and, when other
+// analysed topics are all on tf's clock too, them (/scan, /imu).
+func (d decider) sameClockTopics(topic string) []string {
 	names := []string{topic}
 	for _, p := range d.pairs() {
 		if p.Identity() || p.Topic == topic {
@@ -510,16 +518,22 @@ func (d decider) sameClockTopics(topic string) string {
 			n += c
 		}
 		if 10*same < 9*n { // not (almost) all on the same clock
-			return topic
+			return []string{topic}
 		}
 		if !slices.Contains(names, p.Topic) {
 			names = append(names, p.Topic)
 		}
 	}
+	return names
+}
+
+// sameClockList words sameClockTopics for the healthy headline ("/scan,
+// /imu"; from five on, three and a count); "… and tf" follows.
+func sameClockList(names []string) string {
 	if len(names) > 4 {
 		return fmt.Sprintf("%s and %d other topics", strings.Join(names[:3], ", "), len(names)-3)
 	}
-	return strings.Join(names, ", ") // "… and tf" follows
+	return strings.Join(names, ", ")
 }
 
 // allOfType reports whether every pair with a transform to check is of
@@ -570,7 +584,7 @@ func (d decider) filterNames(first string) string {
 // topicEvidence says why a default target is not odom, and adds one line
 // for start-up drops (emptyTopicsLead words
 // analysed topics without messages).
-func (d decider) topicEvidence(v *analysis.Verdict) {
+func (d decider) topicEvidence(v *draft) {
 	// Which target the default chose, when it is not odom.
 	v.Evidence = append(v.Evidence, analysis.TargetEvidence(d.rep.Settings.TargetDecisions)...)
 	n, reset := 0, 0
@@ -591,7 +605,7 @@ func (d decider) topicEvidence(v *analysis.Verdict) {
 // their time, but a node without use_sim_time) and, in bags without
 // /clock, topics and links whose stamps are on another family than the
 // others. Each kind is one line, with a count and three examples.
-func (d decider) otherClockEvidence(v *analysis.Verdict) {
+func (d decider) otherClockEvidence(v *draft) {
 	r := d.rep
 	var dyn analysis.Sample
 	for _, l := range r.TFTree {
@@ -662,7 +676,7 @@ func joinList(names []string) string {
 // or a bag re-recorded from a replay without --clock). everyStampLags
 // says it added the line on a days-to-a-year lag of every stamp, tf's
 // included (tfTreeLead then leaves out tf's own offset finding).
-func (d decider) recorderClockEvidence(v *analysis.Verdict) (everyStampLags bool) {
+func (d decider) recorderClockEvidence(v *draft) (everyStampLags bool) {
 	r := d.rep
 	var sim, recSim, offset []string
 	var lags []analysis.LagSample
@@ -706,12 +720,15 @@ func (d decider) recorderClockEvidence(v *analysis.Verdict) (everyStampLags bool
 		v.Evidence = append(v.Evidence, analysis.LagSentence(d.rep.Pass.StartNS, "Every stamp", med, analysis.LagCauseOf(d.sawReplayer(), lags)))
 		return true
 	}
-	line := fmt.Sprintf("Record time − stamp is a constant offset on %s (%s): the recorder's clock and the publishers' differ (check chrony).", fmt.Sprintf("%d topics or links", len(offset)), examples(offset))
-	if len(offset) == 1 {
-		line = fmt.Sprintf("Record time − stamp is a constant offset on %s: the recorder's clock and the publisher's differ (check chrony).", offset[0])
-	}
+	// A days-long offset on every topic says why instead of "check
+	// chrony".
+	why := " (check chrony)."
 	if allOffset && med >= 86400 {
-		line = strings.TrimSuffix(line, " (check chrony).") + fmt.Sprintf(": an offset of %s on every topic is two machines out of sync (chrony/NTP), or a bag re-recorded while `ros2 bag play` ran without --clock (the offset is then the age of the replayed recording).", analysis.FmtDur(med))
+		why = fmt.Sprintf(": an offset of %s on every topic is two machines out of sync (chrony/NTP), or a bag re-recorded while `ros2 bag play` ran without --clock (the offset is then the age of the replayed recording).", analysis.FmtDur(med))
+	}
+	line := fmt.Sprintf("Record time − stamp is a constant offset on %d topics or links (%s): the recorder's clock and the publishers' differ%s", len(offset), examples(offset), why)
+	if len(offset) == 1 {
+		line = fmt.Sprintf("Record time − stamp is a constant offset on %s: the recorder's clock and the publisher's differ%s", offset[0], why)
 	}
 	v.Evidence = append(v.Evidence, line)
 	return false
@@ -743,7 +760,7 @@ func (d decider) sawReplayer() bool {
 // message in front of a healthy headline (the bag cannot show their clock,
 // and "no clock problem" would hide it), after a headline of drops on one
 // clock, and in the evidence of a clock fault.
-func (d decider) emptyTopicsLead(v *analysis.Verdict, healthy bool) {
+func (d decider) emptyTopicsLead(v *draft, healthy bool) {
 	var empty []string
 	for _, ts := range d.analysed() {
 		if ts.Messages == 0 {
@@ -758,11 +775,12 @@ func (d decider) emptyTopicsLead(v *analysis.Verdict, healthy bool) {
 	switch {
 	case healthy:
 		v.Class = analysis.VerdictEmptyTopic
-		v.Sentence = said + " " + demoted(v.Sentence)
+		v.head = v.head.demoted()
+		v.head.prepend(said + " ")
 	case v.Class == analysis.VerdictSameClockDrops:
 		// Drops on one clock are not a clock fault: the topic the bag
 		// could not check at all is as much the news.
-		v.Sentence += " And " + said
+		v.head.add(" And " + said)
 	default:
 		v.Evidence = append(v.Evidence, fmt.Sprintf("No messages on %s (often a QoS mismatch while recording).", strings.Join(empty, ", ")))
 	}

@@ -2,6 +2,7 @@ package verdict
 
 import (
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -62,7 +63,7 @@ func TestSameClockTopicsBoundary(t *testing.T) {
 		{"five names counted", []analysis.PairSummary{pairWith("/b", analysis.SameClock, 1, 0), pairWith("/c", analysis.SameClock, 1, 0), pairWith("/d", analysis.SameClock, 1, 0), pairWith("/e", analysis.SameClock, 1, 0)}, "/a, /b, /c and 2 other topics"},
 	} {
 		a := &analysis.Report{Pairs: tc.pairs}
-		if got := deciderFor(a).sameClockTopics("/a"); got != tc.want {
+		if got := sameClockList(deciderFor(a).sameClockTopics("/a")); got != tc.want {
 			t.Errorf("%s: sameClockTopics = %q, want %q", tc.name, got, tc.want)
 		}
 	}
@@ -134,7 +135,7 @@ func TestStaticOtherClockBoundary(t *testing.T) {
 	} {
 		a := &analysis.Report{Pass: analysis.PassFacts{HasClock: true}}
 		a.TFTree = tc.links
-		var v analysis.Verdict
+		var v draft
 		deciderFor(a).otherClockEvidence(&v)
 		switch {
 		case tc.want == "" && len(v.Evidence) != 0:
@@ -153,7 +154,7 @@ func TestMixedClockKindOnly(t *testing.T) {
 		{Topic: "/scan", Kind: analysis.SkewConstantOffset, Count: 10, MedianS: 2},
 		{Topic: "/imu", Kind: analysis.SkewDifferentClock, Count: 10, MedianS: 1.7e9},
 	}
-	var v analysis.Verdict
+	var v draft
 	deciderFor(a).otherClockEvidence(&v)
 	if len(v.Evidence) != 1 || !strings.HasPrefix(v.Evidence[0], "/imu: header stamps are") {
 		t.Errorf("evidence %q, want one line naming /imu alone", v.Evidence)
@@ -178,7 +179,7 @@ func TestAllOffsetSampleBoundary(t *testing.T) {
 			{Topic: "/scan", Kind: analysis.SkewConstantOffset, Count: 100, MedianS: 400 * 86400},
 			{Topic: "/imu", Kind: analysis.SkewJitter, Count: tc.count, MedianS: 0.01},
 		}
-		var v analysis.Verdict
+		var v draft
 		deciderFor(a).recorderClockEvidence(&v)
 		got := strings.Contains(strings.Join(v.Evidence, "\n"), every)
 		if got != tc.every {
@@ -201,7 +202,7 @@ func TestEmptyFrameCommandsBoundary(t *testing.T) {
 		{[]string{"/a", "/b", "/c"}, 3},
 		{[]string{"/a", "/b", "/c", "/d"}, 3},
 	} {
-		var v analysis.Verdict
+		var v draft
 		deciderFor(&analysis.Report{}).emptyFrameSentence(&v, tc.topics, 10)
 		if len(v.Commands) != tc.want || v.Commands[0] != "ros2 topic echo /a --field header.frame_id --once" {
 			t.Errorf("%d topics: commands %q, want %d starting with /a's echo", len(tc.topics), v.Commands, tc.want)
@@ -220,7 +221,7 @@ func TestClockRateBoundary(t *testing.T) {
 	} {
 		a := &analysis.Report{}
 		a.ClockRate = &analysis.ClockRate{RealTimeFactor: tc.rtf}
-		var v analysis.Verdict
+		var v draft
 		deciderFor(a).jumpEvidence(&v)
 		got := strings.Contains(strings.Join(v.Evidence, "\n"), "/clock runs at")
 		if got != tc.want {
@@ -246,7 +247,7 @@ func TestRecorderClockEveryStampLags(t *testing.T) {
 			{Topic: "/imu", Kind: analysis.SkewJitter, Count: analysis.MinSkewSamples, MedianS: 0.01}}, false},
 		{"no offset", []analysis.Skew{{Topic: "/imu", Kind: analysis.SkewJitter, Count: 100, MedianS: 0.01}}, false},
 	} {
-		var v analysis.Verdict
+		var v draft
 		got := deciderFor(&analysis.Report{Skew: tc.skew}).recorderClockEvidence(&v)
 		line := false
 		for _, e := range v.Evidence {
@@ -254,6 +255,40 @@ func TestRecorderClockEveryStampLags(t *testing.T) {
 		}
 		if got != tc.want || line != tc.want {
 			t.Errorf("%s: said %v, line %v (%q); want %v", tc.name, got, line, v.Evidence, tc.want)
+		}
+	}
+}
+
+// TestConstantOffsetLine: the constant-offset line, whole, for one topic
+// and for several, with "check chrony" or, for a days-long offset on
+// every topic (beyond the year a re-recorded bag's lag line covers), why.
+func TestConstantOffsetLine(t *testing.T) {
+	off := func(topic string, s float64) analysis.Skew {
+		return analysis.Skew{Topic: topic, Kind: analysis.SkewConstantOffset, Count: 100, MedianS: s}
+	}
+	jitter := analysis.Skew{Topic: "/imu", Kind: analysis.SkewJitter, Count: 100, MedianS: 0.01}
+	const days = ": an offset of 400.0 days on every topic is two machines out of sync (chrony/NTP), or a bag re-recorded while `ros2 bag play` ran without --clock (the offset is then the age of the replayed recording)."
+	for _, tc := range []struct {
+		name string
+		skew []analysis.Skew
+		want string
+	}{
+		{"one topic", []analysis.Skew{off("/scan", 2), jitter},
+			"Record time − stamp is a constant offset on /scan (2.000 s): the recorder's clock and the publisher's differ (check chrony)."},
+		{"two topics", []analysis.Skew{off("/scan", 2), off("/cam", 3), jitter},
+			"Record time − stamp is a constant offset on 2 topics or links (/scan (2.000 s) and /cam (3.000 s)): the recorder's clock and the publishers' differ (check chrony)."},
+		{"one topic, days, every topic", []analysis.Skew{off("/scan", 400*86400)},
+			"Record time − stamp is a constant offset on /scan (400.0 days): the recorder's clock and the publisher's differ" + days},
+		{"two topics, days, every topic", []analysis.Skew{off("/scan", 400*86400), off("/cam", 400*86400)},
+			"Record time − stamp is a constant offset on 2 topics or links (/scan (400.0 days) and /cam (400.0 days)): the recorder's clock and the publishers' differ" + days},
+		{"days, not every topic", []analysis.Skew{off("/scan", 400*86400), jitter},
+			"Record time − stamp is a constant offset on /scan (400.0 days): the recorder's clock and the publisher's differ (check chrony)."},
+	} {
+		a := &analysis.Report{Pass: analysis.PassFacts{HasClock: true}, Skew: tc.skew}
+		var v draft
+		deciderFor(a).recorderClockEvidence(&v)
+		if !slices.Contains(v.Evidence, tc.want) {
+			t.Errorf("%s: %q\nwant %q", tc.name, v.Evidence, tc.want)
 		}
 	}
 }
