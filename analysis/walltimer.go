@@ -36,6 +36,11 @@ const (
 	timerSpreadEps         = 0.02
 	timerRatio             = 2.0
 	wallTimerMinConfidence = 0.75
+	// wallTimerLeans: a wall decision over this confidence, but under
+	// wallTimerMinConfidence, is said as one the bag cannot make
+	// (leansWallSentence); 0.5 is the cap of a period /clock cannot
+	// resolve, which is no lean at all.
+	wallTimerLeans = 0.5
 	// phaseFollows: a topic whose messages are recorded within this share
 	// of the /clock period after a /clock message (p90) follows /clock.
 	phaseFollows = 0.25
@@ -346,6 +351,9 @@ func (c *wallTimerCheck) finish(a *analyzer) {
 		if tc.Clock == TimerUndetermined && onSim && hi-lo < rtfVaries {
 			tc.Sentence = lookAlikeSentence(&tc, rtf, follows)
 		}
+		if tc.Clock == TimerWall && !tc.Flagged && tc.Confidence > wallTimerLeans && onSim && !tc.WallByDesign {
+			tc.Sentence = leansWallSentence(&tc)
+		}
 		r.TimerClocks = append(r.TimerClocks, tc)
 	}
 }
@@ -363,6 +371,14 @@ func lookAlikeSentence(tc *TimerClock, rtf float64, follows bool) string {
 	}
 	return fmt.Sprintf("The bag cannot tell which clock %s's timer follows: at a constant real-time factor of %.2f a %.1f Hz wall timer and a %.1f Hz sim timer publish alike (its period spreads %.0f%% in wall time and %.0f%% in sim time; %s). A recording at another or a varying real-time factor tells them apart, as does the node's code (a timer on the node's clock, or a wall timer).",
 		tc.Topic, rtf, tc.WallRateHz, tc.SimRateHz, 100*math.Max(tc.WallSpread, 0), 100*math.Max(tc.SimSpread, 0), phase)
+}
+
+// leansWallSentence says that a topic's rate looks steadier in wall time
+// than in sim time, by too little to flag it: the bag cannot tell, and a
+// green "no clock problem" would claim more than it shows.
+func leansWallSentence(tc *TimerClock) string {
+	return fmt.Sprintf("%s may come from a wall timer: its period spreads %.0f%% in wall time and %.0f%% in sim time (%.1f Hz in wall time, %.1f Hz in sim time), too little a difference to tell (confidence %.2f; %.2f flags a wall timer). A recording at another real-time factor tells them apart, as does the node's code (a timer on the node's clock, or a wall timer).",
+		tc.Topic, 100*math.Max(tc.WallSpread, 0), 100*math.Max(tc.SimSpread, 0), tc.WallRateHz, tc.SimRateHz, tc.Confidence, wallTimerMinConfidence)
 }
 
 // wallTimerSentence is the flag of a topic on a wall timer under sim time.

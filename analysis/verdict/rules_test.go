@@ -113,6 +113,14 @@ func TestRules(t *testing.T) {
 		}, analysis.VerdictNoProblem,
 			strings.TrimSuffix(healthyHeadline, ".") + ", though the bag cannot tell whether /cmd follows a wall or a sim timer (see the evidence).",
 			[]string{"At a constant real-time factor a wall and a sim timer look alike."}, nil},
+		{"a timer that leans to wall time too little to flag", func() *analysis.Report {
+			r := healthy()
+			r.TimerClocks = []analysis.TimerClock{{Topic: "/odom", Clock: analysis.TimerWall, Confidence: 0.67, Sentence: "/odom may come from a wall timer."},
+				{Topic: "/imu", Clock: analysis.TimerWall, Confidence: 0.5}}
+			return r
+		}, analysis.VerdictNoProblem,
+			strings.TrimSuffix(healthyHeadline, ".") + ", though the bag cannot tell whether /odom follows a wall or a sim timer (see the evidence).",
+			[]string{"/odom may come from a wall timer."}, []string{"/imu"}},
 		{"a lag floor: delay or a clock behind", func() *analysis.Report {
 			r := healthy()
 			r.LagFloor = &analysis.LagFloor{FloorS: 0.05, Sentence: "Every series lags by at least 50.0 ms.", Series: []analysis.LagSeries{{Name: "/a"}}}

@@ -62,7 +62,7 @@ func (d decider) timeSentences() (findings []headline, remarks []string) {
 		switch {
 		case t.Flagged:
 			findings = add(findings, whole(fmt.Sprintf("%s (%.1f Hz in wall time, %.1f Hz in sim time; confidence %.2f)", t.Sentence, t.WallRateHz, t.SimRateHz, t.Confidence), t.Topic), &n)
-		case t.Clock == analysis.TimerUndetermined && t.Sentence != "" && len(remarks) < maxTimeEvidence:
+		case t.Sentence != "" && len(remarks) < maxTimeEvidence: // the bag cannot tell
 			remarks = append(remarks, t.Sentence)
 		}
 	}
@@ -147,12 +147,13 @@ func (d decider) neverHadClock() bool {
 	return len(whole) > 0
 }
 
-// lookAlikeTimers are the topics whose timer the bag cannot tell
-// (lookAlikeSentence).
+// lookAlikeTimers are the topics whose timer the bag cannot tell: a
+// sentence without a flag (a constant real-time factor, or a lean to wall
+// time too weak to flag).
 func lookAlikeTimers(r *analysis.Report) []string {
 	var out []string
 	for _, t := range r.TimerClocks {
-		if t.Clock == analysis.TimerUndetermined && t.Sentence != "" {
+		if !t.Flagged && t.Sentence != "" {
 			out = append(out, t.Topic)
 		}
 	}
