@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"github.com/bagclock/bagclock/analysis/wire"
 	"testing"
 
 	"github.com/bagclock/bagclock/cdr"
@@ -31,10 +32,11 @@ func BenchmarkPassSplit(b *testing.B) {
 			for b.Loop() {
 				it := a.passIterator()
 				var x decoded
+				var dec wire.Decoder
 				n := 0
 				for it.Next() {
 					m := it.Message()
-					decodeOne(&x, m, a.topics.find(m.Topic), true)
+					decodeOne(&x, &dec, m, a.topics.find(m.Topic), true)
 					n++
 				}
 				if err := it.Err(); err != nil || n == 0 {
@@ -50,11 +52,12 @@ func BenchmarkPassSplit(b *testing.B) {
 				b.Fatal(err)
 			}
 			var all []decoded
+			var dec wire.Decoder
 			it := a.passIterator()
 			for it.Next() {
 				m := it.Message()
 				var x decoded
-				decodeOne(&x, m, a.topics.find(m.Topic), true)
+				decodeOne(&x, &dec, m, a.topics.find(m.Topic), true)
 				x.tf = cdr.TFMessage{Transforms: append([]cdr.TransformStamped(nil), x.tf.Transforms...)}
 				all = append(all, x)
 			}

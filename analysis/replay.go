@@ -125,6 +125,11 @@ func newAnalyzer(bag *bagread.Bag, cfg Config, sink ScanSink) (*analyzer, error)
 	}
 	a.buildTFSpaces()
 	a.clock = newClockState(a.spanS)
+	for _, ts := range a.topics.list {
+		if ts.role == roleClock {
+			a.clock.series.reserve(ts.messages)
+		}
+	}
 	a.rows = newRowsState(a.spanS)
 	a.registerChecks()
 	a.readList()
@@ -366,9 +371,10 @@ func (a *analyzer) run(lookAhead bool) error {
 	}
 	if a.cfg.Sequential {
 		var x decoded
+		var dec wire.Decoder
 		for it.Next() {
 			m := it.Message()
-			decodeOne(&x, m, a.topics.find(m.Topic), false)
+			decodeOne(&x, &dec, m, a.topics.find(m.Topic), false)
 			if err := a.replay(&x, sizes); err != nil {
 				return err
 			}

@@ -204,6 +204,7 @@ func (rs *rowsState) topicFilters(a *analyzer, ts *topicState, frame string) []*
 		p := &pairStats{topic: ts.name, typ: ts.typ, preset: ts.preset, queue: ts.params.QueueSize, target: tg, frame: strings.TrimPrefix(frame, "/"),
 			classes: map[Class]int{}, outcomes: map[string]int{}, stalest: map[string]int{},
 			series: newDownsampler(rs.spanS)}
+		p.series.reserve(ts.messages)
 		a.pairs = append(a.pairs, p)
 		fs := &filterState{pair: p}
 		fs.f = ts.tf.group.NewFilter([]string{tg}, ts.params, fs.onResult(a))
