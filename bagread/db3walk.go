@@ -178,6 +178,10 @@ func (pr *pageReader) peek(p uint32, tmp []byte) ([]byte, error) {
 		off := int(p-pr.first) * pr.g.pageSize
 		return pr.buf[off : off+pr.g.pageSize : off+pr.g.pageSize], nil
 	}
+	if pr.n > 0 && p >= pr.first+pr.n && p < pr.first+2*pr.n {
+		// Just past the block (a whole read's next leaf): read on.
+		return pr.page(p)
+	}
 	pr.reads++
 	if _, err := pr.r.ReadAt(tmp[:pr.g.pageSize], int64(p-1)*int64(pr.g.pageSize)); err != nil {
 		return nil, fmt.Errorf("%w: read page %d: %w", errWalk, p, err)
@@ -216,16 +220,17 @@ type tableWalk struct {
 	pr    *pageReader
 	g     db3Geom
 	stack []walkFrame
-	tmp   []byte // an interior page being parsed
+	tmp   []byte // an interior page being parsed, or a leaf read alone
 	// The leaf being read and the next cell on it.
-	leaf     uint32
-	ncell    int
-	cell     int
-	hdr      int // offset of the leaf's b-tree header (100 on page 1)
-	lastRow  int64
-	started  bool
-	overflow []byte // payloads assembled across overflow pages
-	visited  int    // pages of the tree entered, to bound a walk of a cyclic tree
+	leaf      uint32
+	ncell     int
+	cell      int
+	leafInTmp bool // the leaf page is in tmp, not in the reader's block
+	hdr       int  // offset of the leaf's b-tree header (100 on page 1)
+	lastRow   int64
+	started   bool
+	overflow  []byte // payloads assembled across overflow pages
+	visited   int    // pages of the tree entered, to bound a walk of a cyclic tree
 }
 
 func newTableWalk(pr *pageReader, root uint32) (*tableWalk, error) {
@@ -256,6 +261,10 @@ func (w *tableWalk) descend(p uint32) error {
 				return walkErr("leaf page %d: %d cells", p, ncell)
 			}
 			w.leaf, w.ncell, w.cell, w.hdr = p, ncell, 0, 0
+			// A leaf read alone stays in tmp until the next descend: a
+			// prefix read, which jumps over overflow pages from leaf to
+			// leaf, then reads each leaf once.
+			w.leafInTmp = len(pg) > 0 && len(w.tmp) > 0 && &pg[0] == &w.tmp[0]
 			return nil
 		case 0x05:
 			if len(w.stack) >= db3MaxDepth {
@@ -313,9 +322,12 @@ func (w *tableWalk) next() (c db3Cell, ok bool, err error) {
 			return c, false, err
 		}
 	}
-	pg, err := w.pr.page(w.leaf)
-	if err != nil {
-		return c, false, err
+	pg := w.tmp
+	if !w.leafInTmp {
+		var err error
+		if pg, err = w.pr.page(w.leaf); err != nil {
+			return c, false, err
+		}
 	}
 	u := w.g.usable
 	pg = pg[:u]
