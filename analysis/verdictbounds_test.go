@@ -60,7 +60,7 @@ func TestTargetIsFrameStampJumps(t *testing.T) {
 			return sim
 		}
 		rep, _ := analyzeGen(t, genBag(t, links, []genScan{{"/scan", "laser", stamp}}, nil, 400), Config{TargetFrames: []string{"laser"}})
-		want := "/scan is in the target frame 'laser' already (frame_id 'laser'): no transform to check; choose another target (--target-frame)." + tc.want
+		want := "/scan is in the target frame 'laser' already (frame_id 'laser'): no transform was looked up, so no clock was checked; check against a frame across a dynamic link instead, e.g. --target-frame odom." + tc.want
 		if rep.Verdict.Class != VerdictTargetIsFrame || rep.Verdict.Sentence != want {
 			t.Errorf("scan jump %d: verdict %s %q, want %s %q", tc.scanJump, rep.Verdict.Class, rep.Verdict.Sentence, VerdictTargetIsFrame, want)
 		}

@@ -56,7 +56,7 @@ func TestVerdictLines(t *testing.T) {
 			"This bag has no /tf or /tf_static: the clocks of /scan cannot be checked against transforms; record tf with the sensors (ros2 bag record /tf /tf_static ...).",
 			[]string{"Without transforms no consumer can place these messages in a fixed frame, and no clock mismatch between sensors and tf can show; the message stamps can only be compared with record time (skew table)."}, []string{"odom", "median diff", "dropped_queue_full"}},
 		{"already in the target frame", dyn, []genScan{{"/odom_scan", "odom", simStamp}}, simClock, Config{},
-			"/odom_scan is in the target frame 'odom' already (frame_id 'odom'): no transform to check; choose another target (--target-frame).", nil, nil},
+			"/odom_scan is in the target frame 'odom' already (frame_id 'odom'): no transform was looked up, so no clock was checked; check against a frame across a dynamic link instead, e.g. --target-frame base_link.", nil, nil},
 		{"two topics on system time", dyn, []genScan{{"/a", "laser", sys}, {"/b", "laser", sys}}, simClock, Config{},
 			"The drivers of /a and /b publish with system time while tf follows /clock: set use_sim_time:=true on the nodes publishing them.",
 			[]string{"/a → odom: 80 of 80 scans are laser_on_system_clock; median diff (scan stamp − latest odom->base_link on /tf) 1.79e+09 s, range 1.79e+09 s .. 1.79e+09 s."}, nil},

@@ -106,9 +106,7 @@ func decide(r *analysis.Report) (v draft) {
 			}
 		}
 		if best == nil {
-			p := d.pairs()[0]
-			v.head = whole(fmt.Sprintf("%s is in the target frame '%s' already (frame_id '%s'): no transform to check; choose another target (--target-frame).", p.Topic, p.TargetFrame, p.FrameID), p.Topic)
-			v.Class = analysis.VerdictTargetIsFrame
+			d.targetIsFrameVerdict(&v)
 			// The target note is about the tool's settings; a jump in the
 			// bag's own time is what its user must not miss.
 			if n := d.rep.Counts.ClockJumps + d.rep.Counts.StampJumps; n > 0 {
