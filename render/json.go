@@ -157,7 +157,15 @@ func reportFields(rep *analysis.Report) ([][]byte, error) {
 		if strings.Contains(","+opts+",", ",omitempty,") && fv.IsZero() {
 			continue
 		}
-		val, err := json.Marshal(fv.Interface())
+		var val []byte
+		var err error
+		if sr, ok := fv.Addr().Interface().(*analysis.Series); ok {
+			if val, ok = appendJSONSeries(nil, sr); !ok {
+				val, err = json.Marshal(sr)
+			}
+		} else {
+			val, err = json.Marshal(fv.Interface())
+		}
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", name, err)
 		}
