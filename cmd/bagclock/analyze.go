@@ -259,6 +259,8 @@ func writeReport(w io.Writer, path string, cfg analysis.Config, format string) (
 		}
 		return rep, cw.Flush()
 	case "json":
+		// The report's encoders are built beside the pass, not after it.
+		go render.WarmJSON()
 		jw := render.NewJSON(w)
 		rep, err := analyzeBagChecked(path, cfg, checkSelection, jw.Row)
 		var ue *usageError
