@@ -242,12 +242,12 @@ func (it *Iterator) fill(r *rawMessage) {
 	it.lastPrefix, it.lastTimeOnly = c.prefix, c.timeOnly
 	idx := c.n
 	c.n++
-	*m = Message{
-		Topic: r.topic, Type: r.typ, LogTimeNS: r.logTime,
-		PublishTimeNS: r.pubTime, HasPublishTime: r.hasPub,
-		FileIndex: r.fileIndex, Position: r.pos, ChunkOffset: r.chunkOff,
-		Index: idx, Data: r.data, Size: int64(len(r.data)), Publisher: r.publisher,
-	}
+	// Field by field, not *m = Message{...}: see rawMessage.setMCAP.
+	m.Topic, m.Type = r.topic, r.typ
+	m.LogTimeNS, m.PublishTimeNS, m.HasPublishTime = r.logTime, r.pubTime, r.hasPub
+	m.FileIndex, m.Position, m.ChunkOffset = r.fileIndex, r.pos, r.chunkOff
+	m.Index, m.Data, m.Size = idx, r.data, int64(len(r.data))
+	m.Prefix, m.Publisher, m.Err = false, r.publisher, nil
 	if it.px != nil {
 		defer it.cutPrefix(m, r)
 	}

@@ -397,11 +397,7 @@ func (s *mcapStream) streamRecord(src byteSource, op byte, n uint64, pos, chunkO
 		}
 	}
 	s.curChan = id
-	s.msg = rawMessage{
-		topic: c.topic, typ: c.typ, fileIndex: s.fileIndex,
-		logTime: int64(binary.LittleEndian.Uint64(head[6:])), pubTime: int64(binary.LittleEndian.Uint64(head[14:])), hasPub: true,
-		pos: pos, chunkOff: chunkOff, data: s.data, size: size,
-	}
+	s.msg.setMCAP(c, s.fileIndex, head, pos, chunkOff, s.data, size)
 	s.n++
 	return true, nil
 }
