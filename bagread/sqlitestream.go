@@ -110,6 +110,11 @@ type sqliteStream struct {
 	h         *sqliteHandle
 	fileIndex int
 	msg       rawMessage
+	// byID holds h.topics by id when every id is below db3DenseTopics
+	// (built on first use; see topic): a map lookup a row was a few
+	// percent of the walk.
+	byID      []denseTopic
+	byIDBuilt bool
 	n         uint64
 	probs     []Problem
 	done      bool
@@ -421,6 +426,41 @@ func (s *sqliteStream) row() *sqliteRow {
 	return &s.cur.rows[s.i-1]
 }
 
+// denseTopic is one entry of sqliteStream.byID.
+type denseTopic struct {
+	t     sqliteTopic
+	known bool
+}
+
+// topic returns h.topics[id] (the topics are read once, at open).
+func (s *sqliteStream) topic(id int64) (sqliteTopic, bool) {
+	if !s.byIDBuilt {
+		s.byIDBuilt = true
+		top := int64(-1)
+		for id := range s.h.topics {
+			if id < 0 || id >= db3DenseTopics {
+				top = -2
+				break
+			}
+			top = max(top, id)
+		}
+		if top >= -1 {
+			s.byID = make([]denseTopic, top+1)
+			for id, t := range s.h.topics {
+				s.byID[id] = denseTopic{t, true}
+			}
+		}
+	}
+	if s.byID != nil {
+		if uint64(id) < uint64(len(s.byID)) {
+			return s.byID[id].t, s.byID[id].known
+		}
+		return sqliteTopic{}, false
+	}
+	t, ok := s.h.topics[id]
+	return t, ok
+}
+
 // selected: the row's topic_id is a known topic's id, as topic_id IN
 // (every id) tests it under INTEGER affinity (a stored value is an integer
 // only when it is one; text, real, blob and NULL values match no id).
@@ -428,7 +468,7 @@ func (s *sqliteStream) selected(r *sqliteRow) bool {
 	if r.types[1] != sqliteInteger {
 		return false
 	}
-	_, ok := s.h.topics[r.topicID]
+	_, ok := s.topic(r.topicID)
 	return ok
 }
 
@@ -485,7 +525,7 @@ func (s *sqliteStream) next() bool {
 		m.err = errors.New(r.odd)
 		return true
 	}
-	t, ok := s.h.topics[topicID]
+	t, ok := s.topic(topicID)
 	if !ok {
 		t = sqliteTopic{name: fmt.Sprintf("<topic_id %d>", topicID)}
 		m.err = fmt.Errorf("%w: topic_id %d", ErrOrphanMessage, topicID)
