@@ -30,32 +30,41 @@ func TestDecodeAheadBatchSizes(t *testing.T) {
 		"small zstd chunks": writeCaseWith(t, filepath.Join(t.TempDir(), "zchunks"), clockCase{name: "same"},
 			bagwrite.Options{Storage: bagwrite.StorageMCAP, ChunkSize: 4 << 10, ChunkCompression: "zstd"}, 6),
 	}
-	defer func(n int) { aheadBatchSize = n }(aheadBatchSize)
+	defer func(n int, f func(int) bool) { aheadBatchSize, deferTFWhen = n, f }(aheadBatchSize, deferTFWhen)
 	for name, dir := range dirs {
 		t.Run(name, func(t *testing.T) {
 			if shared, ok := strings.CutPrefix(dir, "shared:"); ok {
 				dir = testenv.CopyTree(t, testenv.SharedBag(t, shared))
 			}
 			var want string
-			for _, size := range []int{1024, 1, 7, 100000, 0} {
-				aheadBatchSize = size
-				// 0: Config.Sequential, no read-ahead goroutine at all.
-				rep, rows := analyzeDir(t, dir, Config{Sequential: size == 0})
-				rep.Bag.Path = ""
-				got, err := json.Marshal(struct {
-					R *Report
-					S []ScanRow
-				}{rep, rows})
-				if err != nil {
-					t.Fatal(err)
-				}
-				if len(rows) == 0 {
-					t.Fatalf("batch %d: no rows", size)
-				}
-				if want == "" {
-					want = string(got)
-				} else if string(got) != want {
-					t.Errorf("batch size %d changes the result", size)
+			// tf decoded by the reader, by the analysis, or as the reader
+			// finds the queue (the default).
+			for _, split := range []struct {
+				name string
+				when func(int) bool
+			}{{"reader", func(int) bool { return false }}, {"analysis", func(int) bool { return true }},
+				{"adaptive", deferTFWhen}} {
+				for _, size := range []int{1024, 1, 7, 100000, 0} {
+					aheadBatchSize = size
+					deferTFWhen = split.when
+					// 0: Config.Sequential, no read-ahead goroutine at all.
+					rep, rows := analyzeDir(t, dir, Config{Sequential: size == 0})
+					rep.Bag.Path = ""
+					got, err := json.Marshal(struct {
+						R *Report
+						S []ScanRow
+					}{rep, rows})
+					if err != nil {
+						t.Fatal(err)
+					}
+					if len(rows) == 0 {
+						t.Fatalf("batch %d: no rows", size)
+					}
+					if want == "" {
+						want = string(got)
+					} else if string(got) != want {
+						t.Errorf("batch size %d, tf decoded by %s, changes the result", size, split.name)
+					}
 				}
 			}
 		})

@@ -36,7 +36,7 @@ func TestDecodeOneRoles(t *testing.T) {
 	} {
 		var x decoded
 		x.err = errors.New("stale")
-		decodeOne(&x, &wire.Decoder{}, &tc.m, tc.ts, true)
+		decodeOne(&x, &wire.Decoder{}, &tc.m, tc.ts, true, nil)
 		if x.topic != tc.ts || x.clock != tc.clock || x.msg.Data != nil {
 			t.Errorf("%s: topic %p clock %d data %v; want %p %d nil", tc.name, x.topic, x.clock, x.msg.Data, tc.ts, tc.clock)
 		}
@@ -56,7 +56,7 @@ func TestDecodeOneRoles(t *testing.T) {
 	for _, own := range []bool{true, false} {
 		data := []byte{1, 2, 3}
 		var x decoded
-		decodeOne(&x, &wire.Decoder{}, &bagread.Message{Data: data}, &topicState{role: roleRosout}, own)
+		decodeOne(&x, &wire.Decoder{}, &bagread.Message{Data: data}, &topicState{role: roleRosout}, own, nil)
 		data[0] = 9
 		if want := map[bool]byte{true: 1, false: 9}[own]; len(x.msg.Data) != 3 || x.msg.Data[0] != want {
 			t.Errorf("own %v: data %v, want first byte %d", own, x.msg.Data, want)

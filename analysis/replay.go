@@ -29,6 +29,9 @@ type analyzer struct {
 	// wire decodes the raw-hook payloads (/rosout) on the analysis
 	// goroutine, as CDR or ROS 1 by the bag's storage.
 	wire wire.Decoder
+	// tfMsg is what tfOf decodes a tf payload handed over undecoded into,
+	// its frame names reused from one message to the next.
+	tfMsg cdr.TFMessage
 
 	// scanTopics are the analysed stamped topics, sorted; readTopics every
 	// topic the replay reads.
@@ -374,7 +377,7 @@ func (a *analyzer) run(lookAhead bool) error {
 		var dec wire.Decoder
 		for it.Next() {
 			m := it.Message()
-			decodeOne(&x, &dec, m, a.topics.find(m.Topic), false)
+			decodeOne(&x, &dec, m, a.topics.find(m.Topic), false, nil)
 			if err := a.replay(&x, sizes); err != nil {
 				return err
 			}
@@ -435,10 +438,9 @@ func (a *analyzer) replay(x *decoded, sizes []int64) error {
 	switch ts.role {
 	case roleClock:
 		a.onClock(m, x.clock, x.err)
-	case roleTF:
-		a.onTF(m, ts.tf, &x.tf, x.err, false)
-	case roleTFStatic:
-		a.onTF(m, ts.tf, &x.tf, x.err, true)
+	case roleTF, roleTFStatic:
+		msg, err := a.tfOf(x)
+		a.onTF(m, ts.tf, msg, err, ts.role == roleTFStatic)
 	case roleStamped:
 		a.onStamped(m, ts, x)
 	case roleTimeOnly:
@@ -459,6 +461,16 @@ func (a *analyzer) replay(x *decoded, sizes []int64) error {
 		return fmt.Errorf("writing row: %w", a.rows.sinkErr)
 	}
 	return nil
+}
+
+// tfOf returns the transforms of a tf message and their decode error:
+// decoded by the reader, or decoded here from the payload it handed over.
+func (a *analyzer) tfOf(x *decoded) (*cdr.TFMessage, error) {
+	if !x.tfRaw {
+		return &x.tf, x.err
+	}
+	err := a.wire.TF(&a.tfMsg, x.tfBytes)
+	return &a.tfMsg, err
 }
 
 // onClock updates the /clock state, then tells the clock hooks.

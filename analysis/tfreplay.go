@@ -235,6 +235,10 @@ func (a *analyzer) lookAheadShared(ahead *decodeAhead) []*aheadBatch {
 			if !more {
 				return held
 			}
+			if ts != nil && x.tfRaw {
+				// Decoded in place: the replay then takes it as read.
+				x.err, x.tfRaw = a.wire.TF(&x.tf, x.tfBytes), false
+			}
 			if ts != nil && x.err == nil {
 				l.note(ts, &x.tf)
 			}
