@@ -50,6 +50,9 @@ type TopicAge struct {
 	// whose stamps run ahead of record time (only those are listed: kind
 	// ahead); empty for a topic's own messages.
 	Link string `json:"link,omitempty"`
+	// Parent and Child are Link's frames, for what names them apart (the
+	// verdict's tf2_echo), so that no one splits Link's words.
+	Parent, Child string `json:"-"`
 	// Reference is "record_time" or "clock".
 	Reference string `json:"reference"`
 	Count     int    `json:"count"`
@@ -272,7 +275,7 @@ func (c *ageCheck) linkAges(a *analyzer) []TopicAge {
 		t, link := &c.links[l.id], l.key.parent+"->"+l.key.child
 		t.env.close()
 		q := l.age.quantiles(0.5, 0.95)
-		ag := TopicAge{Topic: t.topic, Link: link, Reference: "record_time", Count: l.age.n,
+		ag := TopicAge{Topic: t.topic, Link: link, Parent: l.key.parent, Child: l.key.child, Reference: "record_time", Count: l.age.n,
 			MedianS: q[0], P95S: q[1], MaxS: l.age.max, MinS: l.age.min, MaxAgeS: float64(c.maxNS) / 1e9,
 			EnvelopeWindows: t.env.windows, AheadWindows: t.env.neg, Kind: AgeOK}
 		if t.env.windows > 0 {

@@ -36,6 +36,10 @@ func TestAheadLinksAndOdometry(t *testing.T) {
 				for i := range rep.Ages {
 					if ag := &rep.Ages[i]; ag.Kind == AgeAhead {
 						got = append(got, ag.Name())
+						// The verdict's tf2_echo takes the frames as data.
+						if ag.Link != "" && ag.Parent+"->"+ag.Child != ag.Link {
+							t.Errorf("link %q: frames %q, %q", ag.Link, ag.Parent, ag.Child)
+						}
 					}
 				}
 				slices.Sort(got)

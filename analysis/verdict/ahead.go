@@ -101,6 +101,6 @@ func (d decider) aheadDropsVerdict(v *draft, best *analysis.PairSummary, unit st
 	v.head = whole(fmt.Sprintf("%s %s dropped because %s ahead of the recorder's clock, which tf agrees with: the clock of the machine stamping them runs ahead; synchronise the clocks (chrony/NTP).",
 		analysis.Plural(drops, noun), wasWere(drops), subject), named...)
 	v.Class = string(analysis.ClockSkew)
-	v.Commands = append(v.Commands, "chronyc tracking", "chronyc sources -v")
+	v.cmds = append(v.cmds, shell("chronyc tracking"), shell("chronyc sources -v"))
 	return true
 }

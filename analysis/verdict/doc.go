@@ -8,7 +8,8 @@
 // topics it names, what it asks of use_sim_time, each worded for the
 // bag's ROS (ROS 1 or ROS 2) when it is written. Later rules demote it,
 // blame its drops on a clock fault or add to it by those fields, and
-// Decide renders the sentence once; no rule reads it back.
+// Decide renders the sentence once; no rule reads it back. The commands
+// are data too (commands.go), rendered once in ROS 2's or ROS 1's tools.
 //
 // The data flows analysis → verdict → render, and only the caller wires
 // them (cmd/bagclock/pipeline.go):

@@ -6,13 +6,16 @@ import (
 	"github.com/bagclock/bagclock/analysis"
 )
 
-// draft is a verdict while the rules decide it: the class, evidence and
-// commands as they will be, and the headline as data (head). Decide
-// renders head into Sentence once, at the end; no rule writes or reads
-// Sentence before then.
+// draft is a verdict while the rules decide it: the class and evidence as
+// they will be, the headline and the commands as data (head, cmds).
+// Decide renders them into Sentence and Commands once, at the end; no
+// rule writes or reads those two before then.
 type draft struct {
 	analysis.Verdict
 	head headline
+	// cmds are the commands, which Decide renders into Commands for the
+	// bag's ROS.
+	cmds []command
 }
 
 // headline is the verdict's sentence as data: its parts in order, the

@@ -43,6 +43,9 @@ func draftSaying(sentence string, topics ...string) draft {
 	return draft{head: whole(sentence, topics...)}
 }
 
+// lines are ROS 2's command lines of cmds.
+func lines(cmds []command) []string { return renderCommands(cmds, false) }
+
 // containsSub reports whether a line of list holds sub.
 func containsSub(list []string, sub string) bool {
 	for _, l := range list {

@@ -48,14 +48,14 @@ func nameNodes(v *draft, rep *analysis.Report) {
 			line = fmt.Sprintf("%s has use_sim_time=false (parameter event at +%.1f s).", off[0].Node, off[0].UseSimTimeAtS)
 		}
 		v.head.add(" The bag names it: " + line)
-		var cmds []string
+		var cmds []command
 		for i, n := range off {
 			if i == 3 {
 				break
 			}
-			cmds = append(cmds, "ros2 param get "+n.Node+" use_sim_time")
+			cmds = append(cmds, paramSimTime(n.Node))
 		}
-		v.Commands = append(cmds, v.Commands...)
+		v.cmds = append(cmds, v.cmds...)
 	case asks, v.head.ask == suspectSimTimeWithoutClock && !hasParamEvents:
 		why := "it has no /parameter_events"
 		if hasParamEvents {

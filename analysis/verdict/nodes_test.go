@@ -25,7 +25,7 @@ func TestNameNodesBoundary(t *testing.T) {
 	const headline = "The headline."
 	const cannotTell = "The bag cannot tell which node this is: no node in its /parameter_events announces use_sim_time=false (a node announces its parameters when it starts, so nodes started before the recording are not in it)."
 	const listed = "Nodes and their clocks: /a has use_sim_time=false (parameter event at +0.2 s) while /t have true. Their topics are not the ones analysed here, or their stamps agree anyway."
-	others := []string{"ros2 topic echo /clock"}
+	others := []string{"ros2 topic echo /clock --once"}
 	for _, tc := range []struct {
 		name     string
 		ask      ask
@@ -37,16 +37,16 @@ func TestNameNodesBoundary(t *testing.T) {
 	}{
 		{"one off, one on", askSimTimeTrue, append(nodes("false", "/a"), nodes("true", "/t")...), true,
 			" The bag names it: /a has use_sim_time=false (parameter event at +0.2 s) while /t have true.", "",
-			[]string{"ros2 param get /a use_sim_time", "ros2 topic echo /clock"}},
+			[]string{"ros2 param get /a use_sim_time", "ros2 topic echo /clock --once"}},
 		{"one off alone", askSimTimeTrue, nodes("false", "/a"), true,
 			" The bag names it: /a has use_sim_time=false (parameter event at +0.2 s).", "",
-			[]string{"ros2 param get /a use_sim_time", "ros2 topic echo /clock"}},
+			[]string{"ros2 param get /a use_sim_time", "ros2 topic echo /clock --once"}},
 		{"three off, two on", askSimTimeTrue, append(nodes("false", "/a", "/b", "/c"), nodes("true", "/t", "/u")...), true,
 			" The bag names it: /a has use_sim_time=false (parameter event at +0.2 s); /b has use_sim_time=false (parameter event at +1.2 s); /c has use_sim_time=false (parameter event at +2.2 s) while /t and the other 1 nodes that announce it have true.", "",
-			[]string{"ros2 param get /a use_sim_time", "ros2 param get /b use_sim_time", "ros2 param get /c use_sim_time", "ros2 topic echo /clock"}},
+			[]string{"ros2 param get /a use_sim_time", "ros2 param get /b use_sim_time", "ros2 param get /c use_sim_time", "ros2 topic echo /clock --once"}},
 		{"five off, three on", askSimTimeTrue, append(nodes("false", "/a", "/b", "/c", "/d", "/e"), nodes("true", "/t", "/u", "/v")...), true,
 			" The bag names it: /a has use_sim_time=false (parameter event at +0.2 s); /b has use_sim_time=false (parameter event at +1.2 s); /c has use_sim_time=false (parameter event at +2.2 s); 2 more while /t and the other 2 nodes that announce it have true.", "",
-			[]string{"ros2 param get /a use_sim_time", "ros2 param get /b use_sim_time", "ros2 param get /c use_sim_time", "ros2 topic echo /clock"}},
+			[]string{"ros2 param get /a use_sim_time", "ros2 param get /b use_sim_time", "ros2 param get /c use_sim_time", "ros2 topic echo /clock --once"}},
 		{"asks, only true", askSimTimeTrue, nodes("true", "/t"), true, "", cannotTell, nil},
 		{"asks, no events", askSimTimeTrue, nil, false, "", "The bag cannot tell which node this is: it has no /parameter_events.", nil},
 		{"unknown values", askSimTimeTrue, nodes("", "/x"), true, "", cannotTell, nil},
@@ -63,7 +63,7 @@ func TestNameNodesBoundary(t *testing.T) {
 		rep := &analysis.Report{Nodes: tc.nodes, Pass: analysis.PassFacts{ParamEvents: tc.params}}
 		v := draftSaying(headline)
 		v.head.ask = tc.ask
-		v.Commands = append([]string{}, others...)
+		v.cmds = []command{echo("/clock", "")}
 		nameNodes(&v, rep)
 		if got := v.head.String(); got != headline+tc.addition {
 			t.Errorf("%s: sentence %q, want %q", tc.name, got, headline+tc.addition)
@@ -79,8 +79,8 @@ func TestNameNodesBoundary(t *testing.T) {
 		if wantCmds == nil {
 			wantCmds = others
 		}
-		if !reflect.DeepEqual(v.Commands, wantCmds) {
-			t.Errorf("%s: commands %q, want %q", tc.name, v.Commands, wantCmds)
+		if got := lines(v.cmds); !reflect.DeepEqual(got, wantCmds) {
+			t.Errorf("%s: commands %q, want %q", tc.name, got, wantCmds)
 		}
 	}
 }

@@ -46,7 +46,7 @@ func (d decider) offClockVerdict(v *draft, p *analysis.PairSummary, c analysis.C
 	default:
 		v.Evidence = append(v.Evidence, fmt.Sprintf("No transform connects '%s' to '%s' in this bag, so tf cannot show the mismatch; /clock does.", p.FrameID, p.TargetFrame))
 	}
-	v.Commands = append(v.Commands, listUseSimTimeCmd, "ros2 topic echo /clock --once")
+	v.cmds = append(v.cmds, listSimTime(), echo("/clock", ""))
 }
 
 // offClockFinding reports whether the verdict's off-clock case applies,

@@ -96,15 +96,15 @@ func (d decider) simTimeFix(what ...string) string {
 	return set + examples(who) + ros1Note
 }
 
-// ros1Wording adds to a ROS 1 bag's verdict what only ROS 1 has to say (a
-// later split without /tf_static) and gives its commands in ROS 1's tools.
+// ros1Wording adds to a ROS 1 bag's verdict what only ROS 1 has to say: a
+// later split without /tf_static. (Its commands are ROS 1's when Decide
+// renders them.)
 func ros1Wording(v *draft, rep *analysis.Report) {
 	if v.Class == analysis.VerdictFrameNotInTree {
 		if first := ros1FirstSplit(rep); first != "" {
 			v.head.add(" This file is a later split of a rosbag record --split recording: ROS 1's recorder writes a latched topic such as /tf_static only into the first file (" + first + ") unless it runs with --repeat-latched, so the static transforms are there; record with --repeat-latched to repeat them at the start of every split.")
 		}
 	}
-	v.Commands = ros1Commands(v.Commands)
 }
 
 // splitName matches the file name rosbag record --split gives a split
@@ -128,49 +128,4 @@ func ros1FirstSplit(rep *analysis.Report) string {
 		}
 	}
 	return m[1] + "_0.bag"
-}
-
-// ros1Commands rewrites the ROS 2 commands of a verdict into their ROS 1
-// equivalents, each once.
-func ros1Commands(cmds []string) []string {
-	out := make([]string, 0, len(cmds))
-	for _, c := range cmds {
-		r := ros1Command(c)
-		if r != "" && !slices.Contains(out, r) {
-			out = append(out, r)
-		}
-	}
-	return out
-}
-
-func ros1Command(c string) string {
-	f := strings.Fields(c)
-	switch {
-	case c == listUseSimTimeCmd, len(f) >= 4 && f[0] == "ros2" && f[1] == "param" && f[2] == "get":
-		return "rosparam get /use_sim_time"
-	case len(f) >= 4 && f[0] == "ros2" && f[1] == "topic" && f[2] == "echo":
-		topic := f[3]
-		if i := indexOf(f, "--field"); i > 0 && i+1 < len(f) {
-			topic += "/" + strings.ReplaceAll(f[i+1], ".", "/")
-		}
-		return "rostopic echo -n 1 " + topic
-	case len(f) >= 4 && f[0] == "ros2" && f[1] == "topic" && (f[2] == "info" || f[2] == "hz" || f[2] == "delay"):
-		return "rostopic " + f[2] + " " + f[3]
-	case len(f) >= 6 && f[0] == "ros2" && f[2] == "tf2_ros" && f[3] == "tf2_echo":
-		return "rosrun tf tf_echo " + f[4] + " " + f[5]
-	case c == "ros2 run tf2_tools view_frames":
-		return "rosrun tf2_tools view_frames.py"
-	case strings.HasPrefix(c, "ros2 "):
-		return "" // no ROS 1 equivalent worth guessing
-	}
-	return c
-}
-
-func indexOf(s []string, v string) int {
-	for i, x := range s {
-		if x == v {
-			return i
-		}
-	}
-	return -1
 }

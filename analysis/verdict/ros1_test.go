@@ -1,32 +1,51 @@
 package verdict
 
 import (
+	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/bagclock/bagclock/analysis"
 )
 
-func TestROS1Command(t *testing.T) {
-	for _, tc := range []struct{ in, want string }{
-		{"ros2 param get /laser use_sim_time", "rosparam get /use_sim_time"},
-		{listUseSimTimeCmd, "rosparam get /use_sim_time"},
-		{"ros2 topic echo /scan --field header.stamp --once", "rostopic echo -n 1 /scan/header/stamp"},
-		{"ros2 topic echo /clock --once", "rostopic echo -n 1 /clock"},
-		{"ros2 topic info /tf --verbose", "rostopic info /tf"},
-		{"ros2 topic hz /cmd_vel", "rostopic hz /cmd_vel"},
-		{"ros2 topic delay /late", "rostopic delay /late"},
-		{"ros2 run tf2_ros tf2_echo odom laser  " + tf2EchoNote, "rosrun tf tf_echo odom laser"},
-		{"ros2 run tf2_tools view_frames", "rosrun tf2_tools view_frames.py"},
-		{"ros2 bag info x", ""},
-		{"date -u", "date -u"},
+// TestCommandFamilies: each command as ROS 2 writes it and as ROS 1
+// does (or "" for none), from the same data.
+func TestCommandFamilies(t *testing.T) {
+	for _, tc := range []struct {
+		c          command
+		ros2, ros1 string
+	}{
+		{paramSimTime("/laser"), "ros2 param get /laser use_sim_time", "rosparam get /use_sim_time"},
+		{listSimTime(), listUseSimTimeCmd, "rosparam get /use_sim_time"},
+		{echo("/scan", "header.stamp"), "ros2 topic echo /scan --field header.stamp --once", "rostopic echo -n 1 /scan/header/stamp"},
+		{echo("/clock", ""), "ros2 topic echo /clock --once", "rostopic echo -n 1 /clock"},
+		{topicVerb("info", "/tf", true), "ros2 topic info /tf --verbose", "rostopic info /tf"},
+		{topicVerb("hz", "/cmd_vel", false), "ros2 topic hz /cmd_vel", "rostopic hz /cmd_vel"},
+		{topicVerb("delay", "/late", false), "ros2 topic delay /late", "rostopic delay /late"},
+		{tfEcho("odom", "laser", true), "ros2 run tf2_ros tf2_echo odom laser  " + tf2EchoNote, "rosrun tf tf_echo odom laser"},
+		{tfEcho("odom", "base_link", false), "ros2 run tf2_ros tf2_echo odom base_link", "rosrun tf tf_echo odom base_link"},
+		{viewFrames(), "ros2 run tf2_tools view_frames", "rosrun tf2_tools view_frames.py"},
+		{ros2Only("ros2 param list <the driver node> | grep -i -e time -e stamp"), "ros2 param list <the driver node> | grep -i -e time -e stamp", ""},
+		{shell("chronyc tracking"), "chronyc tracking", "chronyc tracking"},
 	} {
-		if got := ros1Command(tc.in); got != tc.want {
-			t.Errorf("%q: %q, want %q", tc.in, got, tc.want)
+		if got := tc.c.ros2(); got != tc.ros2 {
+			t.Errorf("ROS 2: %q, want %q", got, tc.ros2)
+		}
+		if got := tc.c.ros1(); got != tc.ros1 {
+			t.Errorf("ROS 1 of %q: %q, want %q", tc.ros2, got, tc.ros1)
 		}
 	}
-	if got := ros1Commands([]string{"ros2 param get /a use_sim_time", "ros2 param get /b use_sim_time", "ros2 bag info x"}); len(got) != 1 {
-		t.Errorf("commands %q: want one rosparam get", got)
+	// ROS 1 says each line once and leaves out what it has no match for;
+	// ROS 2 keeps every command, in order.
+	cmds := []command{paramSimTime("/a"), paramSimTime("/b"), listSimTime(), ros2Only("ros2 bag info x"), shell("date -u")}
+	if got, want := renderCommands(cmds, true), []string{"rosparam get /use_sim_time", "date -u"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("ROS 1: %q, want %q", got, want)
+	}
+	if got := renderCommands(cmds, false); len(got) != len(cmds) {
+		t.Errorf("ROS 2: %q, want all %d", got, len(cmds))
+	}
+	if got := renderCommands(nil, false); got == nil {
+		t.Error("no commands must be an empty list (JSON []), not nil")
 	}
 }
 

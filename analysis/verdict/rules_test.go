@@ -1,6 +1,7 @@
 package verdict
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -220,7 +221,7 @@ func TestRules(t *testing.T) {
 			}
 			at := 0 // the wanted lines appear in order
 			for _, want := range tc.evidence {
-				i := indexOf(v.Evidence[at:], want)
+				i := slices.Index(v.Evidence[at:], want)
 				if i < 0 {
 					t.Errorf("evidence %q lacks, after line %d, %q", v.Evidence, at, want)
 					continue

@@ -119,7 +119,7 @@ func (d decider) timeLead(v *draft, lead bool) bool {
 		findings = findings[1:]
 		led = true
 		if cmds := d.timeLeadCommands(); len(cmds) > 0 {
-			v.Commands = cmds
+			v.cmds = cmds
 		}
 	}
 	for _, f := range findings {

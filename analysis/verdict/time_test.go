@@ -65,7 +65,7 @@ func TestTimeLeadCommandsEach(t *testing.T) {
 		rep  analysis.Report
 		want []string
 	}{
-		{"none", analysis.Report{}, nil},
+		{"none", analysis.Report{}, []string{}},
 		{"a step", two, []string{"chronyc tracking", "journalctl -b -u chrony -u chronyd -u systemd-timesyncd"}},
 		{"an unconfirmed step, a stuck topic", analysis.Report{ClockSteps: two.ClockSteps[1:2], StuckZero: two.StuckZero},
 			[]string{"ros2 topic info /clock --verbose", "ros2 topic info /z0 --verbose"}},
@@ -73,10 +73,15 @@ func TestTimeLeadCommandsEach(t *testing.T) {
 			[]string{"ros2 topic info /clock --verbose", "ros2 topic info /z --verbose", "ros2 param get /n (use_sim_time=true) use_sim_time"}},
 		{"a wall timer", analysis.Report{TimerClocks: two.TimerClocks[1:], Ages: two.Ages},
 			[]string{"ros2 topic hz /w1", "ros2 topic hz /clock", "ros2 topic info /w1 --verbose"}},
+		// The link's frames come as data: its name is not split.
+		{"a tf link ahead", analysis.Report{Ages: []analysis.TopicAge{{Topic: "/tf", Link: "odom->base_link", Parent: "odom", Child: "base_link", Kind: analysis.AgeAhead}}},
+			[]string{"chronyc tracking", "chronyc sources -v", "ros2 run tf2_ros tf2_echo odom base_link"}},
+		{"a topic ahead", analysis.Report{Ages: []analysis.TopicAge{{Topic: "/odom", Kind: analysis.AgeAhead}}},
+			[]string{"chronyc tracking", "chronyc sources -v", "ros2 topic echo /odom --field header.stamp --once"}},
 		{"stale data", analysis.Report{TimerClocks: two.TimerClocks[1:2], Ages: two.Ages[1:]},
 			[]string{"ros2 topic delay /s1", "ros2 topic info /s1 --verbose"}},
 	} {
-		if got := deciderFor(&tc.rep).timeLeadCommands(); !reflect.DeepEqual(got, tc.want) {
+		if got := lines(deciderFor(&tc.rep).timeLeadCommands()); !reflect.DeepEqual(got, tc.want) {
 			t.Errorf("%s: %q, want %q", tc.name, got, tc.want)
 		}
 	}
@@ -105,9 +110,9 @@ func TestTimeLeadTakes(t *testing.T) {
 		ask      ask
 	}{
 		{"nothing to lead with", analysis.Report{}, healthy(), true,
-			"/a and tf are on the same clock: no clock problem in this bag.", nil, []string{"tf2_echo"}, askNothing},
+			"/a and tf are on the same clock: no clock problem in this bag.", nil, []string{"ros2 run tf2_tools view_frames"}, askNothing},
 		{"a stuck topic, not asked", stuck, healthy(), false,
-			"/a and tf are on the same clock: no clock problem in this bag.", []string{"zero."}, []string{"tf2_echo"}, askNothing},
+			"/a and tf are on the same clock: no clock problem in this bag.", []string{"zero."}, []string{"ros2 run tf2_tools view_frames"}, askNothing},
 		{"a stuck topic", stuck, healthy(), true,
 			"zero.", []string{"Sensor topics and tf: /a and tf are on the same clock."},
 			[]string{"ros2 topic info /clock --verbose", "ros2 topic info /z --verbose"}, suspectSimTimeWithoutClock},
@@ -119,10 +124,10 @@ func TestTimeLeadTakes(t *testing.T) {
 			[]string{"chronyc tracking", "journalctl -b -u chrony -u chronyd -u systemd-timesyncd"}, askNothing},
 	} {
 		v := draft{head: tc.head}
-		v.Commands = []string{"tf2_echo"}
+		v.cmds = []command{viewFrames()}
 		led := deciderFor(&tc.rep).timeLead(&v, tc.lead)
-		if led != (tc.sentence != tc.head.String()) || v.head.String() != tc.sentence || !reflect.DeepEqual(v.Evidence, tc.evidence) || !reflect.DeepEqual(v.Commands, tc.commands) || v.head.ask != tc.ask {
-			t.Errorf("%s: led %v, %q %q %q (ask %d); want %q %q %q (ask %d)", tc.name, led, v.head, v.Evidence, v.Commands, v.head.ask, tc.sentence, tc.evidence, tc.commands, tc.ask)
+		if led != (tc.sentence != tc.head.String()) || v.head.String() != tc.sentence || !reflect.DeepEqual(v.Evidence, tc.evidence) || !reflect.DeepEqual(lines(v.cmds), tc.commands) || v.head.ask != tc.ask {
+			t.Errorf("%s: led %v, %q %q %q (ask %d); want %q %q %q (ask %d)", tc.name, led, v.head, v.Evidence, lines(v.cmds), v.head.ask, tc.sentence, tc.evidence, tc.commands, tc.ask)
 		}
 	}
 }

@@ -50,7 +50,7 @@ func (d decider) timeZoneEvidence(v *draft, zoneHeadline bool) {
 	for _, s := range d.rep.Skew {
 		if s.Kind == analysis.SkewConstantOffset && zoneOffset(s.MedianS) {
 			v.Evidence = append(v.Evidence, zoneLine(fmt.Sprintf("%s: record time − stamp is %s", analysis.SkewName(s), analysis.FmtDur(s.MedianS)), s.MedianS))
-			v.Commands = append(v.Commands, "timedatectl")
+			v.cmds = append(v.cmds, shell("timedatectl"))
 			return
 		}
 	}

@@ -34,8 +34,8 @@ func TestTimeZoneEvidence(t *testing.T) {
 	a.Skew = []analysis.Skew{{Topic: "/gps", Count: 9, MedianS: -3600.2, Kind: analysis.SkewConstantOffset}, {Topic: "/imu", Count: 9, MedianS: 7200, Kind: analysis.SkewConstantOffset}, {Topic: "/cam", Count: 9, MedianS: 3600, Kind: analysis.SkewJitter}}
 	v := draftSaying("/scan and tf are on the same clock")
 	deciderFor(a).timeZoneEvidence(&v, false)
-	if len(v.Evidence) != 1 || !strings.HasPrefix(v.Evidence[0], "/gps: record time − stamp is -60.0 min: 1 h to within a second, a whole time-zone step") || !containsSub(v.Commands, "timedatectl") {
-		t.Errorf("evidence %q commands %q", v.Evidence, v.Commands)
+	if len(v.Evidence) != 1 || !strings.HasPrefix(v.Evidence[0], "/gps: record time − stamp is -60.0 min: 1 h to within a second, a whole time-zone step") || !containsSub(lines(v.cmds), "timedatectl") {
+		t.Errorf("evidence %q commands %q", v.Evidence, lines(v.cmds))
 	}
 	v = draftSaying("x are 3 h apart: a time-zone step, not drift")
 	deciderFor(a).timeZoneEvidence(&v, true)

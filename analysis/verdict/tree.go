@@ -16,7 +16,7 @@ func (d decider) tfTreeVerdict(v *draft) bool {
 	for _, f := range fs[1:] {
 		v.Evidence = append(v.Evidence, f.Sentence)
 	}
-	v.Commands = append(v.Commands, "ros2 run tf2_tools view_frames")
+	v.cmds = append(v.cmds, viewFrames())
 	return true
 }
 

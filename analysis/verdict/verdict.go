@@ -24,6 +24,7 @@ func Decide(r *analysis.Report) analysis.Verdict {
 	}
 	damageWording(&v, r)
 	v.Sentence = v.head.String()
+	v.Commands = renderCommands(v.cmds, r.Bag.Storage == analysis.StorageROS1)
 	return v.Verdict
 }
 
@@ -164,13 +165,13 @@ func decide(r *analysis.Report) (v draft) {
 			drop = `ROS 1's filter drops it when the queue is full, with reason Unknown and no log line; RViz's display status then shows the tf error ("For frame […]: No transform to fixed frame […]")`
 		}
 		v.Evidence = append(v.Evidence, "A "+strings.TrimSuffix(unit, "s")+" stamped ~1.79e9 s ahead of tf waits for a transform that never comes; "+drop+".")
-		v.Commands = append(v.Commands, listUseSimTimeCmd)
+		v.cmds = append(v.cmds, listSimTime())
 	case bestClass == analysis.TFOnSystemClock && device != nil:
 		// The small stamps are the sensor's own clock, not sim time: tf
 		// and the recorder agree on system time.
 		v.head = whole(analysis.DeviceClockSentence(*device), best.Topic)
 		v.Class = analysis.VerdictTime
-		v.Commands = append(v.Commands, "ros2 topic echo "+best.Topic+" --field header.stamp --once", "ros2 param list <the driver node> | grep -i -e time -e stamp")
+		v.cmds = append(v.cmds, echo(best.Topic, "header.stamp"), ros2Only("ros2 param list <the driver node> | grep -i -e time -e stamp"))
 	case bestClass == analysis.TFOnSystemClock:
 		link := strings.SplitN(ps.Stalest, " on ", 2)[0]
 		v.head = whole(fmt.Sprintf("A tf publisher stamps %s with system time while %s follows %s: %s (robot_state_publisher or the odometry node).", link, topic, clockName, d.simTimeFix(link)), topic)
@@ -180,7 +181,7 @@ func decide(r *analysis.Report) (v draft) {
 			dropped = `dropped at once as OutTheBack; RViz's display status shows "Message removed because it is too old (frame=[…], stamp=[…])"`
 		}
 		v.Evidence = append(v.Evidence, fmt.Sprintf("A %s ~1.79e9 s behind tf is more than the cache time (%.0f s) older than the latest transform: %s.", strings.TrimSuffix(unit, "s"), r.Settings.CacheTimeS, dropped))
-		v.Commands = append(v.Commands, listUseSimTimeCmd)
+		v.cmds = append(v.cmds, listSimTime())
 	case bestClass == analysis.ZeroStamp:
 		d.zeroStampVerdict(&v, best, bestN)
 	case bestClass == analysis.ClockSkew:
@@ -188,7 +189,7 @@ func decide(r *analysis.Report) (v draft) {
 		if zoneOffset(ps.MedianDiffS) {
 			zoneHeadline = true
 			v.head = whole(zoneSkewSentence(topic, strings.SplitN(ps.Stalest, " on ", 2)[0], ps.MedianDiffS), topic)
-			v.Commands = append(v.Commands, "timedatectl")
+			v.cmds = append(v.cmds, shell("timedatectl"))
 		}
 		// Drops with any scan ahead of tf are the queue overflowing, whatever
 		// side of tf the median is on.
@@ -197,7 +198,7 @@ func decide(r *analysis.Report) (v draft) {
 		} else {
 			v.Evidence = append(v.Evidence, fmt.Sprintf("Within the cache time (%.0f s) tf2 still finds a transform for scans that lag tf; scans ahead of tf wait.", r.Settings.CacheTimeS))
 		}
-		v.Commands = append(v.Commands, "chronyc tracking", "chronyc sources -v")
+		v.cmds = append(v.cmds, shell("chronyc tracking"), shell("chronyc sources -v"))
 	case bestClass == analysis.NoTransform:
 		if !d.noTransformVerdict(&v, best) {
 			v.head = whole(fmt.Sprintf("No transform connects %s (frame '%s') to '%s' in this bag: this is not a clock problem; check the tf tree and the frame names.", topic, frame, target), topic)
@@ -206,7 +207,7 @@ func decide(r *analysis.Report) (v draft) {
 				v.head = whole(d.rep.MissingLinkSentence(best), topic)
 				v.Class = analysis.VerdictMissingLink
 			}
-			v.Commands = append(v.Commands, "ros2 run tf2_tools view_frames")
+			v.cmds = append(v.cmds, viewFrames())
 		}
 	case bestClass == analysis.StaticOnly:
 		v.head = whole(fmt.Sprintf("Only static transforms link '%s' to '%s': a clock mismatch is invisible on this path; choose a target across a dynamic link (e.g. --target-frame odom).", frame, target))
@@ -289,16 +290,12 @@ func decide(r *analysis.Report) (v draft) {
 	if v.Class == analysis.VerdictTime {
 		return v // timeLead gave the commands that confirm its finding
 	}
-	v.Commands = append(v.Commands, fmt.Sprintf("ros2 topic echo %s --field header.stamp --once", topic))
+	v.cmds = append(v.cmds, echo(topic, "header.stamp"))
 	if d.hasTF() && frame != "" && d.rep.TreeHas(frame) && d.rep.TreeHas(target) {
-		v.Commands = append(v.Commands, fmt.Sprintf("ros2 run tf2_ros tf2_echo %s %s  %s", target, frame, tf2EchoNote))
+		v.cmds = append(v.cmds, tfEcho(target, frame, true))
 	}
 	return v
 }
-
-// listUseSimTimeCmd prints use_sim_time of every running node: the
-// command the verdict gives when the bag does not name the node.
-const listUseSimTimeCmd = `for n in $(ros2 node list); do echo "$n: $(ros2 param get $n use_sim_time)"; done`
 
 func wasWere(n int) string {
 	if n == 1 {
@@ -383,7 +380,7 @@ func (d decider) noTransformVerdict(v *draft, best *analysis.PairSummary) bool {
 		v.head = whole(fmt.Sprintf("This bag has no /tf or /tf_static: the clocks of %s cannot be checked against transforms; record tf with the sensors (ros2 bag record /tf /tf_static ...).", analysis.JoinNames(with)), with...)
 		v.Class = analysis.VerdictNoTF
 		v.Evidence = append(v.Evidence, "Without transforms no consumer can place these messages in a fixed frame, and no clock mismatch between sensors and tf can show; the message stamps can only be compared with record time (skew table).")
-		v.Commands = append(v.Commands, "ros2 topic info /tf --verbose", "ros2 topic info /tf_static --verbose")
+		v.cmds = append(v.cmds, topicVerb("info", "/tf", true), topicVerb("info", "/tf_static", true))
 		return true
 	}
 	if frame != "" && d.rep.TreeHas(frame) && !d.rep.TreeHas(best.TargetFrame) {
@@ -394,7 +391,7 @@ func (d decider) noTransformVerdict(v *draft, best *analysis.PairSummary) bool {
 		}
 		v.head = whole(fmt.Sprintf("The target frame '%s' is not in this bag's tf tree (it has %s): %s cannot be checked against tf there; choose a frame of the tree with --target-frame.", best.TargetFrame, list, topic), topic)
 		v.Class = analysis.VerdictTargetNotInTree
-		v.Commands = append(v.Commands, "ros2 run tf2_tools view_frames")
+		v.cmds = append(v.cmds, viewFrames())
 		return true
 	}
 	if frame != "" && !d.rep.TreeHas(frame) {
@@ -408,7 +405,7 @@ func (d decider) noTransformVerdict(v *draft, best *analysis.PairSummary) bool {
 		if ts := d.topicOfRole("tf_static"); ts != nil && ts.Messages == 0 {
 			v.Evidence = append(v.Evidence, fmt.Sprintf("%s was recorded without any message: the static transforms were not recorded (they are published once, latched, often before the recording starts).", ts.Topic))
 		}
-		v.Commands = append(v.Commands, fmt.Sprintf("ros2 topic echo %s --field header.frame_id --once", topic), "ros2 run tf2_tools view_frames")
+		v.cmds = append(v.cmds, echo(topic, "header.frame_id"), viewFrames())
 		return true
 	}
 	return false
@@ -426,8 +423,8 @@ func (d decider) emptyFrameSentence(v *draft, topics []string, n int) {
 	v.head = whole(fmt.Sprintf("%s %s %s with an empty frame_id: %s; set the frame_id in the publisher (often its frame_id parameter).",
 		analysis.JoinNames(topics), hasHave(len(topics)), analysis.Plural(n, "message"), drops), topics...)
 	for _, t := range topics {
-		if len(v.Commands) < 3 {
-			v.Commands = append(v.Commands, fmt.Sprintf("ros2 topic echo %s --field header.frame_id --once", t))
+		if len(v.cmds) < 3 {
+			v.cmds = append(v.cmds, echo(t, "header.frame_id"))
 		}
 	}
 }
@@ -481,7 +478,7 @@ func (d decider) zeroStampVerdict(v *draft, best *analysis.PairSummary, n int) {
 	if !d.hasTF() {
 		v.Evidence = append(v.Evidence, "The bag has no /tf or /tf_static: what a zero stamp costs in pose cannot be measured here.")
 	}
-	v.Commands = append(v.Commands, listUseSimTimeCmd)
+	v.cmds = append(v.cmds, listSimTime())
 }
 
 func (d decider) jumpEvidence(v *draft) {

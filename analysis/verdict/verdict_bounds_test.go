@@ -204,8 +204,8 @@ func TestEmptyFrameCommandsBoundary(t *testing.T) {
 	} {
 		var v draft
 		deciderFor(&analysis.Report{}).emptyFrameSentence(&v, tc.topics, 10)
-		if len(v.Commands) != tc.want || v.Commands[0] != "ros2 topic echo /a --field header.frame_id --once" {
-			t.Errorf("%d topics: commands %q, want %d starting with /a's echo", len(tc.topics), v.Commands, tc.want)
+		if got := lines(v.cmds); len(got) != tc.want || got[0] != "ros2 topic echo /a --field header.frame_id --once" {
+			t.Errorf("%d topics: commands %q, want %d starting with /a's echo", len(tc.topics), got, tc.want)
 		}
 	}
 }
