@@ -392,6 +392,12 @@ type PairSummary struct {
 	MaxDiffS    float64 `json:"max_diff_s"`
 	// Stalest is the link most often stalest: "parent->child on topic".
 	Stalest string `json:"stalest,omitempty"`
+	// StalestParent, StalestChild and StalestTopic are Stalest's link as
+	// data, for what words or compares it (the verdict), so that no one
+	// splits Stalest's words; empty with it.
+	StalestParent string `json:"-"`
+	StalestChild  string `json:"-"`
+	StalestTopic  string `json:"-"`
 	// StartupDrops counts drops of messages stamped before the first
 	// transform on their path (the sensor started before the tf tree):
 	// kept in Filter, left out of the "drop" finding.

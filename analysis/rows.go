@@ -63,7 +63,9 @@ type pairStats struct {
 	outcomes    map[string]int
 	diff        reservoir
 	stalest     map[string]int // "parent->child on topic" → count
-	series      *downsampler
+	// stalestLinks are the stalest keys' links as data.
+	stalestLinks map[string][3]string
+	series       *downsampler
 	// The key of the last stalest link, so that a run of messages with the
 	// same stalest link builds it once.
 	lastStalest [3]string
@@ -76,6 +78,10 @@ func (p *pairStats) stalestKey(parent, child, topic string) string {
 	if p.lastKey == "" || p.lastStalest != [3]string{parent, child, topic} {
 		p.lastStalest = [3]string{parent, child, topic}
 		p.lastKey = parent + "->" + child + " on " + topic
+		if p.stalestLinks == nil {
+			p.stalestLinks = map[string][3]string{}
+		}
+		p.stalestLinks[p.lastKey] = p.lastStalest
 	}
 	return p.lastKey
 }
@@ -444,6 +450,10 @@ func (a *analyzer) pairSummary(p *pairStats) PairSummary {
 		if v > best || v == best && k < ps.Stalest {
 			best, ps.Stalest = v, k
 		}
+	}
+	if ps.Stalest != "" {
+		l := p.stalestLinks[ps.Stalest]
+		ps.StalestParent, ps.StalestChild, ps.StalestTopic = l[0], l[1], l[2]
 	}
 	return ps
 }

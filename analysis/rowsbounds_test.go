@@ -166,3 +166,29 @@ func TestClassifyIdentityUnknownFrame(t *testing.T) {
 		}
 	}
 }
+
+// TestStalestLinkAsData: the pair's stalest link comes with its frames and
+// topic as data, so its name is never split (a frame may hold " on ").
+func TestStalestLinkAsData(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		links [][3]string // one stalest link per message
+		want  [3]string
+		link  string
+	}{
+		{"most counted", [][3]string{{"odom", "laser", "/tf"}, {"map", "odom", "/tf"}, {"odom", "laser", "/tf"}}, [3]string{"odom", "laser", "/tf"}, "odom->laser"},
+		{"a frame with \" on \" in it", [][3]string{{"arm on base", "tool", "/tf"}}, [3]string{"arm on base", "tool", "/tf"}, "arm on base->tool"},
+		{"none", nil, [3]string{}, ""},
+	} {
+		p := &pairStats{topic: "/scan", target: "odom", frame: "laser", pathSeen: true, stalest: map[string]int{}, series: newDownsampler(10)}
+		for _, l := range tc.links {
+			p.stalest[p.stalestKey(l[0], l[1], l[2])]++
+		}
+		a := &analyzer{pairs: []*pairStats{p}}
+		newRowsState(10).finish(a)
+		ps := &a.rep.Pairs[0]
+		if got := [3]string{ps.StalestParent, ps.StalestChild, ps.StalestTopic}; got != tc.want || ps.StalestLink() != tc.link {
+			t.Errorf("%s: %q (%q), want %q (%q)", tc.name, got, ps.StalestLink(), tc.want, tc.link)
+		}
+	}
+}

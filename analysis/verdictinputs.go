@@ -99,6 +99,14 @@ func SkewName(s Skew) string {
 	return s.Topic
 }
 
+// StalestLink is the stalest link's name, "parent->child" ("" for none).
+func (p *PairSummary) StalestLink() string {
+	if p.StalestParent == "" && p.StalestChild == "" {
+		return ""
+	}
+	return p.StalestParent + "->" + p.StalestChild
+}
+
 // Identity: the topic's frame is the target frame (odometry in odom):
 // there is no transform to check.
 func (p *PairSummary) Identity() bool { return p.FrameID == strings.TrimPrefix(p.TargetFrame, "/") }

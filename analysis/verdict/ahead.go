@@ -72,7 +72,7 @@ func (d decider) aheadDropsVerdict(v *draft, best *analysis.PairSummary, unit st
 		if ag.Link == "" {
 			ahead[ag.Topic] = true
 			aheadTopics = append(aheadTopics, ag.Topic)
-		} else if ag.Name() == best.Stalest {
+		} else if ag.Parent == best.StalestParent && ag.Child == best.StalestChild && ag.Topic == best.StalestTopic {
 			// The path's own tf link is stamped ahead of the recorder
 			// too: tf does not keep the recorder's time, and the wait is
 			// not the offset.

@@ -36,7 +36,6 @@ func TestAheadBy(t *testing.T) {
 // the recorder's time); a topic not ahead is left to the other wording, and
 // so is a path whose own tf link is stamped ahead of the recorder too.
 func TestAheadDropsThreshold(t *testing.T) {
-	const link = "odom->base_link on /tf"
 	for _, tc := range []struct {
 		topic     string
 		diffS     float64
@@ -51,10 +50,11 @@ func TestAheadDropsThreshold(t *testing.T) {
 	} {
 		ages := []analysis.TopicAge{{Topic: "/scan", Kind: analysis.AgeAhead, MedianS: -0.7}, {Topic: "/imu", Kind: analysis.AgeOK}}
 		if tc.linkAhead > 0 {
-			ages = append(ages, analysis.TopicAge{Topic: "/tf", Link: "odom->base_link", Kind: analysis.AgeAhead, MedianS: -tc.linkAhead})
+			ages = append(ages, analysis.TopicAge{Topic: "/tf", Link: "odom->base_link", Parent: "odom", Child: "base_link", Kind: analysis.AgeAhead, MedianS: -tc.linkAhead})
 		}
 		r := &analysis.Report{Ages: ages,
-			Pairs: []analysis.PairSummary{{Topic: tc.topic, Type: "sensor_msgs/msg/LaserScan", Stalest: link, Classes: map[string]int{}, Filter: map[string]int{"dropped_queue_full": 4, "passed": 1}}}}
+			Pairs: []analysis.PairSummary{{Topic: tc.topic, Type: "sensor_msgs/msg/LaserScan", Classes: map[string]int{}, Filter: map[string]int{"dropped_queue_full": 4, "passed": 1}}}}
+		stalest(&r.Pairs[0], "odom", "base_link", "/tf")
 		var v draft
 		d := deciderFor(r)
 		if got := d.aheadDropsVerdict(&v, d.pairs()[0], "scans", tc.diffS); got != tc.want {

@@ -43,6 +43,13 @@ func draftSaying(sentence string, topics ...string) draft {
 	return draft{head: whole(sentence, topics...)}
 }
 
+// stalest makes parent->child on topic p's stalest link, as analysis
+// reports it: the name and the link as data.
+func stalest(p *analysis.PairSummary, parent, child, topic string) {
+	p.Stalest = parent + "->" + child + " on " + topic
+	p.StalestParent, p.StalestChild, p.StalestTopic = parent, child, topic
+}
+
 // lines are ROS 2's command lines of cmds.
 func lines(cmds []command) []string { return renderCommands(cmds, false) }
 

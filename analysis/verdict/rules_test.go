@@ -23,7 +23,8 @@ func sensorReport(pairs []analysis.PairSummary, medians ...float64) *analysis.Re
 	r.Pass.HasClock = true
 	for i := range r.Pairs {
 		p := &r.Pairs[i]
-		p.Type, p.Consumer, p.QueueSize, p.Stalest = "sensor_msgs/msg/LaserScan", "rviz", 5, "odom->laser on /tf"
+		p.Type, p.Consumer, p.QueueSize = "sensor_msgs/msg/LaserScan", "rviz", 5
+		stalest(p, "odom", "laser", "/tf")
 		p.MedianDiffS = 0.002
 		if i < len(medians) {
 			p.MedianDiffS = medians[i]
@@ -163,7 +164,7 @@ func TestRules(t *testing.T) {
 		// "apart" figure says why it is far below 0 on one clock.
 		{"map->odom dated ahead by design", func() *analysis.Report {
 			r := sensorReport(pairs(pairWith("/odom", analysis.SameClock, 10, 0)), -0.916)
-			r.Pairs[0].Stalest = "map->odom on /tf"
+			stalest(&r.Pairs[0], "map", "odom", "/tf")
 			r.Pairs[0].Filter = map[string]int{"passed": 8, "dropped_queue_full": 2}
 			return r
 		}, analysis.VerdictSameClockDrops,

@@ -173,7 +173,7 @@ func decide(r *analysis.Report) (v draft) {
 		v.Class = analysis.VerdictTime
 		v.cmds = append(v.cmds, echo(best.Topic, "header.stamp"), ros2Only("ros2 param list <the driver node> | grep -i -e time -e stamp"))
 	case bestClass == analysis.TFOnSystemClock:
-		link := strings.SplitN(ps.Stalest, " on ", 2)[0]
+		link := ps.StalestLink()
 		v.head = whole(fmt.Sprintf("A tf publisher stamps %s with system time while %s follows %s: %s (robot_state_publisher or the odometry node).", link, topic, clockName, d.simTimeFix(link)), topic)
 		v.head.ask = askSimTimeTrue
 		dropped := `dropped at once as "earlier than all the data in the transform cache"`
@@ -185,10 +185,10 @@ func decide(r *analysis.Report) (v draft) {
 	case bestClass == analysis.ZeroStamp:
 		d.zeroStampVerdict(&v, best, bestN)
 	case bestClass == analysis.ClockSkew:
-		v.head = whole(fmt.Sprintf("%s and tf (%s) are %s apart on the same clock: the machines' clocks are out of sync; synchronise them (chrony/NTP).", topic, strings.SplitN(ps.Stalest, " on ", 2)[0], analysis.FmtS(ps.MedianDiffS)), topic)
+		v.head = whole(fmt.Sprintf("%s and tf (%s) are %s apart on the same clock: the machines' clocks are out of sync; synchronise them (chrony/NTP).", topic, ps.StalestLink(), analysis.FmtS(ps.MedianDiffS)), topic)
 		if zoneOffset(ps.MedianDiffS) {
 			zoneHeadline = true
-			v.head = whole(zoneSkewSentence(topic, strings.SplitN(ps.Stalest, " on ", 2)[0], ps.MedianDiffS), topic)
+			v.head = whole(zoneSkewSentence(topic, ps.StalestLink(), ps.MedianDiffS), topic)
 			v.cmds = append(v.cmds, shell("timedatectl"))
 		}
 		// Drops with any scan ahead of tf are the queue overflowing, whatever
@@ -228,7 +228,7 @@ func decide(r *analysis.Report) (v draft) {
 		} else if drops > 0 {
 			stem := fmt.Sprintf("%s and tf are on the same clock (median %s apart%s), yet %s %s dropped", topic, analysis.FmtS(ps.MedianDiffS), aheadByDesignNote(ps), analysis.Plural(drops, strings.TrimSuffix(unit, "s")), wasWere(drops))
 			advice := "look at the tf tree, the frame names and the queue size"
-			if link := strings.SplitN(ps.Stalest, " on ", 2)[0]; link != "" {
+			if ps.StalestLink() != "" {
 				advice = fmt.Sprintf("the stalest link on their path is mostly %s: check its publisher's rate and gaps, then the queue size", ps.Stalest)
 			}
 			v.head = built(text(stem), part{partNotClockProblem, ": not a clock problem; " + advice})
@@ -795,7 +795,7 @@ func (d decider) deviceClock(topic string) *analysis.DeviceClock {
 // path's stalest link is the localiser's map->odom, dated ahead on
 // purpose: without it "same clock, -916 ms apart" reads as a contradiction.
 func aheadByDesignNote(ps analysis.PairSummary) string {
-	link := strings.SplitN(ps.Stalest, " on ", 2)[0]
+	link := ps.StalestLink()
 	if ps.MedianDiffS > -0.1 || !analysis.DatedAheadByDesign(link) {
 		return ""
 	}
