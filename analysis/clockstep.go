@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"slices"
 	"sort"
-	"strings"
 
 	"github.com/bagclock/bagclock/analysis/finding"
 	"github.com/bagclock/bagclock/bagread"
@@ -58,6 +57,9 @@ type ClockStep struct {
 	// publisher on another clock). At most 16 each.
 	Stepped   []string `json:"stepped"`
 	Unstepped []string `json:"unstepped"`
+	// SteppedLinks are the tf links among Stepped, as data: the finding's
+	// subjects tell links from topics by it, not by the names' words.
+	SteppedLinks []string `json:"-"`
 	// Confirmed: a clock step for sure, a --fail-on clock-step finding.
 	// Record time going back is always one. A forward jump of record time
 	// with no message in between is one only when something that did not
@@ -234,7 +236,7 @@ func (c *clockStepCheck) finish(a *analyzer) {
 		for j, sj := range r.StampJumps {
 			if !used[j] && sameStep(sj, s.LogTimeNS, s.ToNS-s.FromNS) {
 				used[j] = true
-				s.Stepped = addStepped(s.Stepped, sj)
+				s.addStepped(sj)
 			}
 		}
 	}
@@ -279,12 +281,13 @@ func joinStampSteps(a *analyzer, steps []ClockStep, jumps []ClockJump, used []bo
 		stepNS := stampStepNS(sj)
 		st := ClockStep{Source: StepStamps, Kind: sj.Kind, LogTimeNS: sj.LogTimeNS, AtS: a.x(sj.LogTimeNS),
 			FromNS: sj.FromNS, ToNS: sj.ToNS, StepS: float64(stepNS) / 1e9, Topic: sj.Topic, Index: sj.Index,
-			Stepped: addStepped(nil, sj), Unstepped: []string{}, Confirmed: true}
+			Stepped: []string{}, Unstepped: []string{}, Confirmed: true}
+		st.addStepped(sj)
 		used[j] = true
 		for k := j + 1; k < len(jumps); k++ {
 			if !used[k] && sameStep(jumps[k], sj.LogTimeNS, sj.ToNS-sj.FromNS) {
 				used[k] = true
-				st.Stepped = addStepped(st.Stepped, jumps[k])
+				st.addStepped(jumps[k])
 			}
 		}
 		// One series alone is a publisher's own jump (stamp_jumps), not a
@@ -367,15 +370,20 @@ func sameStep(sj ClockJump, at, delta int64) bool {
 	return absI(d-delta) <= max(stepMatchNS, absI(delta)/5)
 }
 
-func addStepped(list []string, sj ClockJump) []string {
+// addStepped adds sj's series to Stepped (once, at most maxStepTopics),
+// a tf link to SteppedLinks too.
+func (st *ClockStep) addStepped(sj ClockJump) {
 	name := JumpSeries(sj)
-	if list == nil {
-		list = []string{}
+	if st.Stepped == nil {
+		st.Stepped = []string{}
 	}
-	if len(list) >= maxStepTopics || contains(list, name) {
-		return list
+	if len(st.Stepped) >= maxStepTopics || contains(st.Stepped, name) {
+		return
 	}
-	return append(list, name)
+	st.Stepped = append(st.Stepped, name)
+	if sj.Link != "" {
+		st.SteppedLinks = append(st.SteppedLinks, name)
+	}
 }
 
 func stepSentence(s *ClockStep) string {
@@ -447,7 +455,7 @@ func clockStepFindings(steps []ClockStep) []finding.Finding {
 			Sentence: st.Sentence,
 		}
 		for _, s := range st.Stepped {
-			if strings.Contains(s, "->") {
+			if contains(st.SteppedLinks, s) {
 				f.Subjects.Links = append(f.Subjects.Links, s)
 			} else if !contains(f.Subjects.Topics, s) {
 				f.Subjects.Topics = append(f.Subjects.Topics, s)

@@ -62,19 +62,23 @@ func TestAddSteppedBoundary(t *testing.T) {
 		return l
 	}
 	for _, tc := range []struct {
-		name string
-		list []string
-		sj   ClockJump
-		want []string
+		name  string
+		list  []string
+		sj    ClockJump
+		want  []string
+		links []string // SteppedLinks after
 	}{
-		{"nil list, a topic", nil, ClockJump{Topic: "/scan"}, []string{"/scan"}},
-		{"a link", []string{}, ClockJump{Topic: "/tf", Link: "odom->base"}, []string{"odom->base"}},
-		{"already there", []string{"/scan"}, ClockJump{Topic: "/scan"}, []string{"/scan"}},
-		{"one short of the cap", full(maxStepTopics - 1), ClockJump{Topic: "/x"}, append(full(maxStepTopics-1), "/x")},
-		{"at the cap", full(maxStepTopics), ClockJump{Topic: "/x"}, full(maxStepTopics)},
+		{"nil list, a topic", nil, ClockJump{Topic: "/scan"}, []string{"/scan"}, nil},
+		{"a link", []string{}, ClockJump{Topic: "/tf", Link: "odom->base"}, []string{"odom->base"}, []string{"odom->base"}},
+		{"already there", []string{"/scan"}, ClockJump{Topic: "/scan"}, []string{"/scan"}, nil},
+		{"one short of the cap", full(maxStepTopics - 1), ClockJump{Topic: "/x"}, append(full(maxStepTopics-1), "/x"), nil},
+		{"at the cap", full(maxStepTopics), ClockJump{Topic: "/x"}, full(maxStepTopics), nil},
+		{"a link at the cap", full(maxStepTopics), ClockJump{Topic: "/tf", Link: "odom->base"}, full(maxStepTopics), nil},
 	} {
-		if got := addStepped(tc.list, tc.sj); !reflect.DeepEqual(got, tc.want) {
-			t.Errorf("%s: addStepped = %q, want %q", tc.name, got, tc.want)
+		st := ClockStep{Stepped: tc.list}
+		st.addStepped(tc.sj)
+		if !reflect.DeepEqual(st.Stepped, tc.want) || !reflect.DeepEqual(st.SteppedLinks, tc.links) {
+			t.Errorf("%s: Stepped %q, links %q; want %q, %q", tc.name, st.Stepped, st.SteppedLinks, tc.want, tc.links)
 		}
 	}
 }
@@ -507,6 +511,33 @@ func TestClockStepTickSubsample(t *testing.T) {
 		}
 		if !reflect.DeepEqual(got, tc.want) {
 			t.Errorf("%s: steps %q, want %q (median tick %g)", tc.name, got, tc.want, c.ticks.median())
+		}
+	}
+}
+
+// TestClockStepFindingSubjects: a confirmed step's finding names the
+// stepping tf links as links and the topics as topics, by SteppedLinks
+// (data), not by an arrow in the name; an unconfirmed step gives none.
+func TestClockStepFindingSubjects(t *testing.T) {
+	for _, tc := range []struct {
+		name          string
+		st            ClockStep
+		topics, links []string
+	}{
+		{"topics and a link", ClockStep{Confirmed: true, Topic: "/scan", Stepped: []string{"/scan", "/imu", "odom->base_link"}, SteppedLinks: []string{"odom->base_link"}},
+			[]string{"/scan", "/imu"}, []string{"odom->base_link"}},
+		{"the first message's topic once", ClockStep{Confirmed: true, Topic: "/scan", Stepped: []string{"/scan"}}, []string{"/scan"}, nil},
+		{"unconfirmed", ClockStep{Topic: "/scan", Stepped: []string{"/scan", "odom->base_link"}, SteppedLinks: []string{"odom->base_link"}}, nil, nil},
+	} {
+		fs := clockStepFindings([]ClockStep{tc.st})
+		if tc.topics == nil && tc.links == nil {
+			if len(fs) != 0 {
+				t.Errorf("%s: %d findings, want none", tc.name, len(fs))
+			}
+			continue
+		}
+		if len(fs) != 1 || !reflect.DeepEqual(fs[0].Subjects.Topics, tc.topics) || !reflect.DeepEqual(fs[0].Subjects.Links, tc.links) {
+			t.Errorf("%s: %+v, want topics %q links %q", tc.name, fs, tc.topics, tc.links)
 		}
 	}
 }
