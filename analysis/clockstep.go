@@ -57,9 +57,10 @@ type ClockStep struct {
 	// publisher on another clock). At most 16 each.
 	Stepped   []string `json:"stepped"`
 	Unstepped []string `json:"unstepped"`
-	// SteppedLinks are the tf links among Stepped, as data: the finding's
-	// subjects tell links from topics by it, not by the names' words.
-	SteppedLinks []string `json:"-"`
+	// SteppedLinks and UnsteppedLinks are the tf links among Stepped and
+	// Unstepped, as data: the finding's subjects and the sentence's
+	// counts tell links from topics by them, not by the names' words.
+	SteppedLinks, UnsteppedLinks []string `json:"-"`
 	// Confirmed: a clock step for sure, a --fail-on clock-step finding.
 	// Record time going back is always one. A forward jump of record time
 	// with no message in between is one only when something that did not
@@ -300,7 +301,7 @@ func joinStampSteps(a *analyzer, steps []ClockStep, jumps []ClockJump, used []bo
 			if !loneStepShown(sj, jumps, a.rep.StampJumps, a.rep.LeadSteps) {
 				continue
 			}
-			st.Unstepped = otherSeries(a.rep.Skew, st.Stepped[0])
+			st.Unstepped, st.UnsteppedLinks = otherSeries(a.rep.Skew, st.Stepped[0])
 		}
 		steps = append(steps, st)
 	}
@@ -342,9 +343,10 @@ func loneStepShown(sj ClockJump, lists ...[]ClockJump) bool {
 }
 
 // otherSeries are the skew table's series other than name (topics, and
-// links as "parent->child"), at most maxStepTopics: what did not step.
-func otherSeries(skew []Skew, name string) []string {
-	out := []string{}
+// links as "parent->child"), at most maxStepTopics: what did not step;
+// links are the links among them.
+func otherSeries(skew []Skew, name string) (out, links []string) {
+	out = []string{}
 	for _, s := range skew {
 		n := s.Topic
 		if s.Link != "" {
@@ -352,9 +354,12 @@ func otherSeries(skew []Skew, name string) []string {
 		}
 		if n != name && !contains(out, n) && len(out) < maxStepTopics {
 			out = append(out, n)
+			if s.Link != "" {
+				links = append(links, n)
+			}
 		}
 	}
-	return out
+	return out, links
 }
 
 // sameStep says whether stamp jump sj happened near record time at and by
@@ -394,18 +399,18 @@ func stepSentence(s *ClockStep) string {
 	with := ""
 	switch {
 	case len(s.Stepped) > 0 && s.Kind == "forward" && !s.Confirmed:
-		with = fmt.Sprintf("; the stamps of %s jump with it", JoinNames(s.Stepped))
+		with = fmt.Sprintf("; the stamps of %s jump with it", JoinSeries(s.Stepped, s.SteppedLinks))
 	case len(s.Stepped) > 0:
-		with = fmt.Sprintf("; the system-time stamps of %s stepped with it", JoinNames(s.Stepped))
+		with = fmt.Sprintf("; the system-time stamps of %s stepped with it", JoinSeries(s.Stepped, s.SteppedLinks))
 	}
 	if len(s.Unstepped) > 0 {
-		with += fmt.Sprintf("; the stamps of %s did not (a publisher on another clock: its age jumped by the step)", JoinNames(s.Unstepped))
+		with += fmt.Sprintf("; the stamps of %s did not (a publisher on another clock: its age jumped by the step)", JoinSeries(s.Unstepped, s.UnsteppedLinks))
 	}
 	switch {
 	case s.Source == StepStamps && len(s.Stepped) == 1:
 		didNot := ""
 		if len(s.Unstepped) > 0 {
-			didNot = fmt.Sprintf(", while the stamps of %s did not step", JoinNames(s.Unstepped))
+			didNot = fmt.Sprintf(", while the stamps of %s did not step", JoinSeries(s.Unstepped, s.UnsteppedLinks))
 		}
 		shown, cost := "its stamps jumped ahead of their own receipt, which no delay does", "wait that long for transforms, and drop it when their queue fills first"
 		if s.Kind == "backward" {
@@ -415,7 +420,7 @@ func stepSentence(s *ClockStep) string {
 			s.Stepped[0], dir, FmtS(absF(s.StepS)), s.AtS, shown, didNot, s.Stepped[0], cost)
 	case s.Source == StepStamps:
 		return fmt.Sprintf("The system clock of the publishing machine stepped %s by %s at +%.1f s (record time): the stamps of %s jump together while record time runs on (NTP or a manual clock set on that machine); durations measured across it are wrong.",
-			dir, FmtS(absF(s.StepS)), s.AtS, JoinNames(s.Stepped))
+			dir, FmtS(absF(s.StepS)), s.AtS, JoinSeries(s.Stepped, s.SteppedLinks))
 	case s.Kind == "backward":
 		return fmt.Sprintf("The recorder's system clock stepped back by %s at +%.1f s (record time goes back that much between two consecutive messages in storage order, at %s #%d)%s: NTP stepped the clock (often right after boot); durations measured across it are wrong and timeouts misfire.",
 			FmtS(absF(s.StepS)), s.AtS, s.Topic, s.Index, with)

@@ -108,6 +108,14 @@ func TestStepSentenceWording(t *testing.T) {
 			[]string{"Record time jumps forward by 3.000 s at +20.0 s with no message in between (at /scan #9); the stamps of /a jump with it: a step forward"}, nil},
 		{"unconfirmed forward, nothing stepped", ClockStep{Source: StepRecordTime, Kind: "forward", StepS: 3, Topic: "/scan", Index: 9},
 			[]string{"(at /scan #9): a step forward"}, nil},
+		// Past four names the rest are counted, the links apart, by
+		// SteppedLinks and UnsteppedLinks.
+		{"many stepped, links among them", ClockStep{Source: StepStamps, Kind: "backward", StepS: -2.5, AtS: 12,
+			Stepped: []string{"/a", "/b", "/c", "/d", "odom->base", "map->odom"}, SteppedLinks: []string{"odom->base", "map->odom"}},
+			[]string{"the stamps of /a, /b, /c and 1 other topic and 2 tf links jump together"}, nil},
+		{"many unstepped, a link among them", ClockStep{Source: StepRecordTime, Kind: "forward", StepS: 3, Topic: "/scan", Confirmed: true,
+			Unstepped: []string{"/u", "/v", "/w", "odom->base", "/x"}, UnsteppedLinks: []string{"odom->base"}},
+			[]string{"the stamps of /u, /v, /w and 1 other topic and 1 tf link did not"}, nil},
 	} {
 		got := stepSentence(&tc.s)
 		for _, w := range tc.want {

@@ -42,7 +42,7 @@ func StampJumpSentence(r *Report) string {
 		parts = append(parts, fmt.Sprintf("%d more", n-maxJumpsWorded))
 	}
 	s := fmt.Sprintf("No /clock; header stamps jump %s: %s", Plural(n, "time"), strings.Join(parts, ", "))
-	var kept []string
+	var kept, keptLinks []string
 	for _, t := range r.Topics {
 		if t.Role == TopicAnalysed && t.Messages > 0 && !jumped[t.Topic] {
 			kept = append(kept, t.Topic)
@@ -51,10 +51,11 @@ func StampJumpSentence(r *Report) string {
 	for _, l := range r.TFTree {
 		if name := l.Parent + "->" + l.Child; !l.Static && !jumped[name] && !slices.Contains(kept, name) {
 			kept = append(kept, name)
+			keptLinks = append(keptLinks, name)
 		}
 	}
 	if len(kept) > 0 && len(kept) <= maxStepTopics {
-		s += fmt.Sprintf("; %s did not jump (a step of one machine's clock moves every series it stamps)", JoinNames(kept))
+		s += fmt.Sprintf("; %s did not jump (a step of one machine's clock moves every series it stamps)", JoinSeries(kept, keptLinks))
 	}
 	return s + "."
 }

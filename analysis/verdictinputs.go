@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/bagclock/bagclock/bagread"
@@ -55,23 +56,27 @@ func contains(list []string, s string) bool {
 	return false
 }
 
-// JoinNames is "a, b and c": at most four names, then "and N other
-// topics", counting the tf links among the rest ("parent->child on
-// TOPIC") as links: "and 2 other topics and 1 tf link".
-func JoinNames(names []string) string {
+// JoinNames is "a, b and c" of topics: at most four names, then "and N
+// other topics" (JoinSeries for a list that holds tf links).
+func JoinNames(names []string) string { return JoinSeries(names, nil) }
+
+// JoinSeries is JoinNames of topics and tf links, links naming those of
+// names that are tf links: of the rest past three, "and 2 other topics
+// and 1 tf link". Which is which is data; the names are not read.
+func JoinSeries(names, links []string) string {
 	if len(names) > 4 {
-		links := 0
+		nLinks := 0
 		for _, n := range names[3:] {
-			if strings.Contains(n, "->") {
-				links++
+			if slices.Contains(links, n) {
+				nLinks++
 			}
 		}
 		var rest []string
-		if topics := len(names) - 3 - links; topics > 0 {
+		if topics := len(names) - 3 - nLinks; topics > 0 {
 			rest = append(rest, Plural(topics, "other topic"))
 		}
-		if links > 0 {
-			rest = append(rest, Plural(links, "tf link"))
+		if nLinks > 0 {
+			rest = append(rest, Plural(nLinks, "tf link"))
 		}
 		return strings.Join(names[:3], ", ") + " and " + strings.Join(rest, " and ")
 	}

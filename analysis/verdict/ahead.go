@@ -34,12 +34,15 @@ func aheadGroupSentence(ags []*analysis.TopicAge) string {
 	if len(ags) == 1 {
 		return ags[0].Sentence
 	}
-	var names []string
+	var names, links []string
 	for _, ag := range ags {
 		names = append(names, ag.Name())
+		if ag.Link != "" {
+			links = append(links, ag.Name())
+		}
 	}
 	return fmt.Sprintf("%s are stamped %s ahead of the recorder's clock (median record time − stamp of each): no message is stamped after it was received on one clock, so the clock of the machine stamping them runs ahead of the recorder's; synchronise the clocks (chrony/NTP). Until then, consumers wait that long for transforms at each stamp, and drop the messages when their queue fills first.",
-		analysis.JoinNames(names), aheadBy(ags))
+		analysis.JoinSeries(names, links), aheadBy(ags))
 }
 
 // aheadBy is how far ags are ahead: one offset, or the range of their
@@ -67,12 +70,15 @@ func (d decider) aheadDropsVerdict(v *draft, best *analysis.PairSummary, unit st
 		return false
 	}
 	ahead := map[string]bool{}
-	var names, aheadTopics []string
+	var names, links, aheadTopics []string
 	for _, ag := range ags {
 		if ag.Link == "" {
 			ahead[ag.Topic] = true
 			aheadTopics = append(aheadTopics, ag.Topic)
-		} else if ag.Parent == best.StalestParent && ag.Child == best.StalestChild && ag.Topic == best.StalestTopic {
+		} else {
+			links = append(links, ag.Name())
+		}
+		if ag.Link != "" && ag.Parent == best.StalestParent && ag.Child == best.StalestChild && ag.Topic == best.StalestTopic {
 			// The path's own tf link is stamped ahead of the recorder
 			// too: tf does not keep the recorder's time, and the wait is
 			// not the offset.
@@ -96,7 +102,7 @@ func (d decider) aheadDropsVerdict(v *draft, best *analysis.PairSummary, unit st
 	}
 	subject, named := fmt.Sprintf("%s is stamped %s", best.Topic, analysis.FmtS(analysis.AheadOf(ags[i]))), []string{best.Topic}
 	if len(names) > 1 {
-		subject, named = fmt.Sprintf("%s are stamped %s", analysis.JoinNames(names), aheadBy(ags)), aheadTopics
+		subject, named = fmt.Sprintf("%s are stamped %s", analysis.JoinSeries(names, links), aheadBy(ags)), aheadTopics
 	}
 	v.head = whole(fmt.Sprintf("%s %s dropped because %s ahead of the recorder's clock, which tf agrees with: the clock of the machine stamping them runs ahead; synchronise the clocks (chrony/NTP).",
 		analysis.Plural(drops, noun), wasWere(drops), subject), named...)
