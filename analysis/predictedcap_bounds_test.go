@@ -19,7 +19,7 @@ func TestPredictedDropsKeptBoundary(t *testing.T) {
 		fs := &filterState{pair: &pairStats{outcomes: map[string]int{}}}
 		on := fs.onResult(&analyzer{rows: rs})
 		for i := range n {
-			fs.rows = append(fs.rows, &ScanRow{})
+			fs.rows = append(fs.rows, &ScanRow{FrameID: "laser", StampNS: int64(i) * 1e9})
 			fs.decided = append(fs.decided, false)
 			fs.startup = append(fs.startup, notStartup)
 			fs.next++

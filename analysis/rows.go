@@ -107,8 +107,9 @@ const (
 	startupAfterReset
 )
 
-// dropKey extracts "frame 'X' at time T" from a drop line, the part that
-// identifies the message.
+// dropKey extracts "frame 'X' at time T" from a drop line recorded on
+// /rosout (ROS's own text), the part that identifies the message: the
+// predicted drops are keyed by msgfilter.LogKey of the same fields.
 func dropKey(line string) string {
 	i := strings.Index(line, "frame '")
 	if i < 0 {
@@ -319,7 +320,7 @@ func (fs *filterState) onResult(a *analyzer) func(msgfilter.Result) {
 			}
 		}
 		if r.LogLine != "" && len(rs.predicted) < maxPredictedKept {
-			rs.predicted[dropKey(r.LogLine)] = true
+			rs.predicted[msgfilter.LogKey(row.FrameID, row.StampNS)] = true
 		}
 		if r.LogLine != "" {
 			rs.nPredicted++

@@ -317,14 +317,27 @@ func LogLine(frame string, stampNS int64, reason string) string {
 	// Room for the longest reason with a frame of some 20 characters; the
 	// line is built on the stack, so the string is the only allocation.
 	var buf [192]byte
-	b := append(buf[:0], "Message Filter dropping message: frame '"...)
-	b = append(b, frame...)
-	b = append(b, "' at time "...)
-	b = strconv.AppendFloat(b, float64(stampNS)/1e9, 'f', 3, 64)
+	b := append(buf[:0], "Message Filter dropping message: "...)
+	b = appendLogKey(b, frame, stampNS)
 	b = append(b, " for reason '"...)
 	b = append(b, reason...)
 	b = append(b, '\'')
 	return string(b)
+}
+
+// LogKey is the part of a drop's log line that names the message, "frame
+// 'X' at time T" with T in seconds to the millisecond, as ROS prints it: the
+// key a /rosout line is matched to a predicted drop by.
+func LogKey(frame string, stampNS int64) string {
+	var buf [96]byte
+	return string(appendLogKey(buf[:0], frame, stampNS))
+}
+
+func appendLogKey(b []byte, frame string, stampNS int64) []byte {
+	b = append(b, "frame '"...)
+	b = append(b, frame...)
+	b = append(b, "' at time "...)
+	return strconv.AppendFloat(b, float64(stampNS)/1e9, 'f', 3, 64)
 }
 
 // Advance moves time to nowNS and fires the buffer_timeout timers due at or

@@ -1,6 +1,7 @@
 package msgfilter
 
 import (
+	"strings"
 	"testing"
 )
 
@@ -26,6 +27,10 @@ func TestLogLine(t *testing.T) {
 	for _, tt := range tests {
 		if got := LogLine(tt.frame, tt.stamp, tt.reason); got != tt.want {
 			t.Errorf("LogLine(%q, %d):\n got %s\nwant %s", tt.frame, tt.stamp, got, tt.want)
+		}
+		// The key a /rosout line is matched by is the line's middle.
+		if k := LogKey(tt.frame, tt.stamp); !strings.HasPrefix(tt.want, "Message Filter dropping message: "+k+" for reason '") {
+			t.Errorf("LogKey(%q, %d) = %q, not the middle of %q", tt.frame, tt.stamp, k, tt.want)
 		}
 	}
 }
