@@ -58,6 +58,14 @@ func aheadBy(ags []*analysis.TopicAge) string {
 	return analysis.FmtS(lo)
 }
 
+// pathLinkAhead reports whether p's stalest tf link is stamped ahead of
+// the recorder's clock too (an age of kind ahead on that link).
+func (d decider) pathLinkAhead(p *analysis.PairSummary) bool {
+	return slices.ContainsFunc(d.aheadAges(), func(ag *analysis.TopicAge) bool {
+		return ag.Link != "" && ag.Parent == p.StalestParent && ag.Child == p.StalestChild && ag.Topic == p.StalestTopic
+	})
+}
+
 // aheadDropsVerdict words the headline for the drops of the topics stamped
 // ahead of the recorder's clock, when best (the pair the verdict is about)
 // is one of them and its messages are ahead of tf by at least half its
@@ -66,7 +74,9 @@ func aheadBy(ags []*analysis.TopicAge) string {
 func (d decider) aheadDropsVerdict(v *draft, best *analysis.PairSummary, unit string, medianDiffS float64) bool {
 	ags := d.aheadAges()
 	i := slices.IndexFunc(ags, func(ag *analysis.TopicAge) bool { return ag.Link == "" && ag.Topic == best.Topic })
-	if i < 0 || medianDiffS < analysis.AheadOf(ags[i])/2 {
+	if i < 0 || medianDiffS < analysis.AheadOf(ags[i])/2 || d.pathLinkAhead(best) {
+		// A path whose own tf link is stamped ahead too: tf does not keep
+		// the recorder's time, and the wait is not the offset.
 		return false
 	}
 	ahead := map[string]bool{}
@@ -77,12 +87,6 @@ func (d decider) aheadDropsVerdict(v *draft, best *analysis.PairSummary, unit st
 			aheadTopics = append(aheadTopics, ag.Topic)
 		} else {
 			links = append(links, ag.Name())
-		}
-		if ag.Link != "" && ag.Parent == best.StalestParent && ag.Child == best.StalestChild && ag.Topic == best.StalestTopic {
-			// The path's own tf link is stamped ahead of the recorder
-			// too: tf does not keep the recorder's time, and the wait is
-			// not the offset.
-			return false
 		}
 		names = append(names, ag.Name())
 	}

@@ -200,6 +200,23 @@ func TestRules(t *testing.T) {
 			return r
 		}, analysis.VerdictTime, "/imu is often stale.",
 			[]string{"Sensor topics and tf: /imu and tf are on the same clock (median 2.0 ms apart), yet 3 scans were dropped: not a clock problem; the stalest link on their path is mostly odom->laser on /tf: check its publisher's rate and gaps, then the queue size."}, nil},
+		// A clock ahead explains drops only when tf is not ahead with the
+		// messages (the medians here are small: the drops stay on one
+		// clock and the ahead finding leads).
+		{"drops under a clock ahead that tf does not share: its consequence", func() *analysis.Report {
+			r := sensorReport(pairs(pairWith("/imu", analysis.SameClock, 10, 0)))
+			r.Pairs[0].Filter = map[string]int{"passed": 7, "dropped_queue_full": 3}
+			r.Ages = []analysis.TopicAge{{Topic: "/odom", Kind: analysis.AgeAhead, MedianS: -0.04, Sentence: "/odom is stamped ahead."}}
+			return r
+		}, analysis.VerdictTime, "/odom is stamped ahead.",
+			[]string{"Sensor topics and tf: /imu and tf are on the same clock (median 2.0 ms apart), yet 3 scans were dropped: the headline's clock fault makes them wait for tf until the filter drops them."}, nil},
+		{"drops under a clock ahead that the path's tf link shares: not its consequence", func() *analysis.Report {
+			r := sensorReport(pairs(pairWith("/imu", analysis.SameClock, 10, 0)))
+			r.Pairs[0].Filter = map[string]int{"passed": 7, "dropped_queue_full": 3}
+			r.Ages = []analysis.TopicAge{{Topic: "/tf", Link: "odom->laser", Parent: "odom", Child: "laser", Kind: analysis.AgeAhead, MedianS: -0.04, Sentence: "odom->laser on /tf is stamped ahead."}}
+			return r
+		}, analysis.VerdictTime, "odom->laser on /tf is stamped ahead.",
+			[]string{"Sensor topics and tf: /imu and tf are on the same clock (median 2.0 ms apart), yet 3 scans were dropped: not a clock problem; the stalest link on their path is mostly odom->laser on /tf: check its publisher's rate and gaps, then the queue size."}, nil},
 		{"tf's offset from the recorder outranks drops on one clock", func() *analysis.Report {
 			r := sensorReport(pairs(pairWith("/imu", analysis.SameClock, 10, 0)))
 			r.Pairs[0].Filter = map[string]int{"passed": 7, "dropped_queue_full": 3}

@@ -2,6 +2,7 @@ package verdict
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/bagclock/bagclock/analysis"
 )
@@ -15,15 +16,22 @@ func (d decider) aheadFinding() bool {
 	return len(d.aheadAges()) > 0
 }
 
+// clockFaultExplains says whether the leading clock fault is why the rows
+// of p (the pair the demoted headline is about; nil: none) drop: a
+// confirmed step always; a clock ahead of the recorder only when p's own
+// tf link is not stamped ahead too, for then p's messages and tf share the
+// clock ahead and the offset is not what they wait for.
+func (d decider) clockFaultExplains(p *analysis.PairSummary) bool {
+	return d.confirmedStep() || d.aheadFinding() && (p == nil || !d.pathLinkAhead(p))
+}
+
 // clockFaultFinding says whether a time finding is a fault of a clock (a
 // confirmed step, or stamps ahead of the recorder), not of delivery.
-func (d decider) clockFaultFinding() bool {
-	for _, st := range d.rep.ClockSteps {
-		if st.Confirmed {
-			return true
-		}
-	}
-	return d.aheadFinding()
+func (d decider) clockFaultFinding() bool { return d.confirmedStep() || d.aheadFinding() }
+
+// confirmedStep reports whether a system clock step is confirmed.
+func (d decider) confirmedStep() bool {
+	return slices.ContainsFunc(d.rep.ClockSteps, func(st analysis.ClockStep) bool { return st.Confirmed })
 }
 
 // timeSentences are the time checks' sentences, most important first: a
@@ -106,12 +114,12 @@ func inLagFloor(lf *analysis.LagFloor, topic string, age float64) bool {
 // timeLead puts the time checks into the verdict: the first finding leads
 // when the rows found nothing (lead), the rest are evidence. It reports
 // whether it took the lead.
-func (d decider) timeLead(v *draft, lead bool) bool {
+func (d decider) timeLead(v *draft, lead bool, rowsPair *analysis.PairSummary) bool {
 	findings, remarks := d.timeSentences()
 	led := false
 	if lead && len(findings) > 0 {
 		rows := v.head.demoted()
-		if d.clockFaultFinding() {
+		if d.clockFaultExplains(rowsPair) {
 			rows = rows.blamedOnClock()
 		}
 		v.Evidence = append(v.Evidence, "Sensor topics and tf: "+rows.String())

@@ -125,7 +125,7 @@ func TestTimeLeadTakes(t *testing.T) {
 	} {
 		v := draft{head: tc.head}
 		v.cmds = []command{viewFrames()}
-		led := deciderFor(&tc.rep).timeLead(&v, tc.lead)
+		led := deciderFor(&tc.rep).timeLead(&v, tc.lead, nil)
 		if led != (tc.sentence != tc.head.String()) || v.head.String() != tc.sentence || !reflect.DeepEqual(v.Evidence, tc.evidence) || !reflect.DeepEqual(lines(v.cmds), tc.commands) || v.head.ask != tc.ask {
 			t.Errorf("%s: led %v, %q %q %q (ask %d); want %q %q %q (ask %d)", tc.name, led, v.head, v.Evidence, lines(v.cmds), v.head.ask, tc.sentence, tc.evidence, tc.commands, tc.ask)
 		}

@@ -56,7 +56,7 @@ func decide(r *analysis.Report) (v draft) {
 		} else if d.tfTreeVerdict(&v) {
 			v.Evidence = append(v.Evidence, "No sensor message to check against tf: the verdict comes from the tf tree alone.")
 		}
-		d.timeLead(&v, false)
+		d.timeLead(&v, false, nil)
 		d.jumpEvidence(&v)
 		return v
 	}
@@ -113,7 +113,7 @@ func decide(r *analysis.Report) (v draft) {
 			if n := d.rep.Counts.ClockJumps + d.rep.Counts.StampJumps; n > 0 {
 				v.head.add(fmt.Sprintf(" But %s (see the evidence).", jumpClause(d.rep)))
 			}
-			d.timeLead(&v, false)
+			d.timeLead(&v, false, nil)
 			d.jumpEvidence(&v)
 			return v
 		}
@@ -275,7 +275,7 @@ func decide(r *analysis.Report) (v draft) {
 	// Drops on a shared clock are "not a clock problem": a time finding
 	// (a clock step, a stamp ahead of its receipt, stale data, a wall
 	// timer) outranks them, and they become its evidence.
-	if d.timeLead(&v, healthy || v.Class == analysis.VerdictSameClockDrops) {
+	if d.timeLead(&v, healthy || v.Class == analysis.VerdictSameClockDrops, best) {
 		// A finding about time (stale data, a wall timer, a clock step)
 		// leads; the tf tree and empty topics become evidence.
 		v.Class = analysis.VerdictTime
