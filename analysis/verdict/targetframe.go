@@ -16,8 +16,13 @@ import (
 func (d decider) targetIsFrameVerdict(v *draft) {
 	p := d.pairs()[0]
 	var topics []string
+	rows := 0
 	for _, q := range d.pairs() {
-		if q.Identity() && !slices.Contains(topics, q.Topic) {
+		if !q.Identity() {
+			continue
+		}
+		rows += q.Rows()
+		if !slices.Contains(topics, q.Topic) {
 			topics = append(topics, q.Topic)
 		}
 	}
@@ -36,12 +41,7 @@ func (d decider) targetIsFrameVerdict(v *draft) {
 	default:
 		v.head = whole(fmt.Sprintf("%s in the target frame '%s' already (frame_id '%s'): no transform to check; choose another target (--target-frame).", subject, p.TargetFrame, p.FrameID), topics...)
 	}
-	rows, of := 0, p.Topic
-	for _, q := range d.pairs() {
-		if q.Identity() {
-			rows += q.Rows()
-		}
-	}
+	of := p.Topic
 	noun := strings.TrimSuffix(analysis.UnitOf(p.Type), "s")
 	if len(topics) > 1 {
 		noun, of = "message", analysis.Plural(len(topics), "analysed topic")
