@@ -157,15 +157,7 @@ func reportFields(rep *analysis.Report) ([][]byte, error) {
 		if strings.Contains(","+opts+",", ",omitempty,") && fv.IsZero() {
 			continue
 		}
-		var val []byte
-		var err error
-		if sr, ok := fv.Addr().Interface().(*analysis.Series); ok {
-			if val, ok = appendJSONSeries(nil, sr); !ok {
-				val, err = json.Marshal(sr)
-			}
-		} else {
-			val, err = json.Marshal(fv.Interface())
-		}
+		val, err := json.Marshal(fv.Interface())
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", name, err)
 		}
